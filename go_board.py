@@ -1,0 +1,454 @@
+"""Little-Go rules engine: Go on a 5x5 board exactly as the CSCI-561 referee plays it.
+
+Reading guide: start at `Position` (an immutable game state with `play`, `legal_moves`,
+`score`, `winner`), then `place_stone` (the one function that decides legality and captures;
+search calls it directly), then the course file helpers at the bottom (`read_input`,
+`format_output`). The rule set is `../shared/rules.md`; each rule lives in one place here.
+
+Vocabulary
+- Point: an index 0..24, `row * 5 + col`, row 0 at the top. `to_coord`/`from_coord` convert to
+  and from the course's `(i, j)` = (row, column).
+- Bitboard: a Python int whose bit `p` is set when point `p` holds a stone of one colour. A board
+  is a pair of bitboards `(black, white)`.
+- Move: a Point, or `PASS`.
+- Colour: `BLACK` (1, "X", moves first) or `WHITE` (2, "O"); `EMPTY` is 0.
+- Ply: the number of the action about to be played, 1..24. The game ends after ply 24
+  (`MAX_PLY`), or when a player passes while the previous and current boards are equal (right
+  after the opponent passed, or Black passing at ply 1).
+- Position: stones, colour to move, ply, and the board before the last action (the "previous
+  board" of input.txt, which is what simple ko compares against).
+
+Performance: boards are bit-packed ints and neighbourhoods are precomputed shifts, because
+search calls `place_stone` millions of times; readability is kept in `Position`.
+"""
+
+SIZE = 5
+NUM_POINTS = SIZE * SIZE
+MAX_PLY = NUM_POINTS - 1
+KOMI = 2.5
+EMPTY, BLACK, WHITE = 0, 1, 2
+PASS = NUM_POINTS
+COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
+STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+
+FULL = (1 << NUM_POINTS) - 1
+_LEFT_COLUMN = sum(1 << (row * SIZE) for row in range(SIZE))
+_RIGHT_COLUMN = _LEFT_COLUMN << (SIZE - 1)
+_NOT_LEFT = FULL ^ _LEFT_COLUMN
+_NOT_RIGHT = FULL ^ _RIGHT_COLUMN
+
+# Reasons carried by IllegalMove and returned by place_stone.
+OFF_BOARD = "off the board"
+OCCUPIED = "point is occupied"
+SUICIDE = "suicide"
+KO = "ko: the board would repeat the previous board"
+GAME_OVER = "the game is over"
+
+
+class IllegalMove(ValueError):
+    """A move the referee would reject; `reason` is one of the reason constants."""
+
+    def __init__(self, move, reason):
+        ValueError.__init__(self, "illegal move {}: {}".format(move_to_text(move), reason))
+        self.move = move
+        self.reason = reason
+
+
+class InputError(ValueError):
+    """A malformed course file; the message says exactly what is wrong."""
+
+
+def other(colour):
+    return 3 - colour
+
+
+def to_coord(point):
+    return divmod(point, SIZE)
+
+
+def from_coord(row, col):
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        raise IllegalMove((row, col), OFF_BOARD)
+    return row * SIZE + col
+
+
+def move_to_text(move):
+    """`i,j` or `PASS`: the course's output.txt syntax."""
+    if move == PASS:
+        return "PASS"
+    if isinstance(move, tuple):
+        return "{},{}".format(*move)
+    return "{},{}".format(*to_coord(move))
+
+
+def popcount(bits):
+    return bin(bits).count("1")
+
+
+def points_of(bits):
+    """The points set in a bitboard, lowest first."""
+    points = []
+    while bits:
+        low = bits & -bits
+        points.append(low.bit_length() - 1)
+        bits ^= low
+    return points
+
+
+def dilate(bits):
+    """The bitboard plus every point orthogonally adjacent to it."""
+    return (bits | ((bits << 1) & _NOT_LEFT) | ((bits >> 1) & _NOT_RIGHT)
+            | ((bits << SIZE) & FULL) | (bits >> SIZE))
+
+
+BIT = [1 << p for p in range(NUM_POINTS)]
+NEIGHBOURS = [dilate(1 << p) ^ (1 << p) for p in range(NUM_POINTS)]
+NEIGHBOUR_POINTS = [tuple((q, 1 << q) for q in points_of(NEIGHBOURS[p])) for p in range(NUM_POINTS)]
+
+
+def group_of(stones, point_bit):
+    """The chain of `stones` that contains the stone `point_bit`."""
+    group = point_bit
+    while True:
+        grown = dilate(group) & stones
+        if grown == group:
+            return group
+        group = grown
+
+
+def liberties(group, black, white):
+    return dilate(group) & ~(black | white) & FULL
+
+
+def place_stone(own, opp, point, ko_own, ko_opp):
+    """Play a stone of the side `own` at `point`.
+
+    Returns `(own, opp)` after the move and its captures, or a reason string (OCCUPIED,
+    SUICIDE, KO) when the referee would refuse it. `(ko_own, ko_opp)` is the previous board seen
+    from the mover: a capture that recreates it is ko. Captures are tested before suicide, as
+    the referee does.
+    """
+    bit = BIT[point]
+    if (own | opp) & bit:
+        return OCCUPIED
+    empty_after = FULL ^ own ^ opp ^ bit
+    own |= bit
+    captured = 0
+    if NEIGHBOURS[point] & opp:
+        for neighbour, neighbour_bit in NEIGHBOUR_POINTS[point]:
+            # A stone next to another empty point is alive: skip the flood fill.
+            if opp & neighbour_bit and not (neighbour_bit & captured) \
+                    and not (NEIGHBOURS[neighbour] & empty_after):
+                chain = group_of(opp, neighbour_bit)
+                if not (dilate(chain) & empty_after):
+                    captured |= chain
+    if captured:
+        opp ^= captured
+        if own == ko_own and opp == ko_opp:
+            return KO
+        return own, opp
+    if NEIGHBOURS[point] & empty_after or dilate(group_of(own, bit)) & empty_after:
+        return own, opp
+    return SUICIDE
+
+
+class Position(object):
+    """An immutable game state. `play` returns a new Position; nothing mutates one."""
+
+    __slots__ = ("black", "white", "to_move", "ply", "prev_black", "prev_white", "ended")
+
+    def __init__(self, black=0, white=0, to_move=BLACK, ply=1, prev_black=None,
+                 prev_white=None, ended=False):
+        self.black = black
+        self.white = white
+        self.to_move = to_move
+        self.ply = ply
+        self.prev_black = black if prev_black is None else prev_black
+        self.prev_white = white if prev_white is None else prev_white
+        self.ended = ended
+
+    @classmethod
+    def from_text(cls, text, to_move=BLACK, ply=1, previous=None):
+        """A position from an ASCII board (see `parse_board`); `previous` is another one."""
+        black, white = parse_board(text)
+        prev_black, prev_white = parse_board(previous) if previous is not None else (black, white)
+        return cls(black, white, to_move, ply, prev_black, prev_white)
+
+    def stones(self, colour):
+        return self.black if colour == BLACK else self.white
+
+    def colour_at(self, point):
+        bit = BIT[point]
+        return BLACK if self.black & bit else WHITE if self.white & bit else EMPTY
+
+    @property
+    def is_over(self):
+        return self.ended or self.ply > MAX_PLY
+
+    @property
+    def pass_ends_game(self):
+        """A pass now ends the game: the opponent just passed, or Black is at ply 1."""
+        return self.black == self.prev_black and self.white == self.prev_white
+
+    def _own_opp(self):
+        if self.to_move == BLACK:
+            return self.black, self.white, self.prev_black, self.prev_white
+        return self.white, self.black, self.prev_white, self.prev_black
+
+    def try_play(self, move):
+        """The Position after `move`, or the reason string when it is illegal."""
+        if self.is_over:
+            return GAME_OVER
+        if move == PASS:
+            return Position(self.black, self.white, other(self.to_move), self.ply + 1,
+                            self.black, self.white, self.pass_ends_game)
+        if not (isinstance(move, int) and 0 <= move < NUM_POINTS):
+            return OFF_BOARD
+        own, opp, ko_own, ko_opp = self._own_opp()
+        result = place_stone(own, opp, move, ko_own, ko_opp)
+        if isinstance(result, str):
+            return result
+        own, opp = result
+        black, white = (own, opp) if self.to_move == BLACK else (opp, own)
+        return Position(black, white, other(self.to_move), self.ply + 1, self.black, self.white)
+
+    def play(self, move):
+        """The Position after `move`; raises IllegalMove with the referee's reason."""
+        result = self.try_play(move)
+        if isinstance(result, str):
+            raise IllegalMove(move, result)
+        return result
+
+    def is_legal(self, move):
+        return not isinstance(self.try_play(move), str)
+
+    def legal_placements(self):
+        """Every point the side to move may play on, in point order."""
+        if self.is_over:
+            return []
+        own, opp, ko_own, ko_opp = self._own_opp()
+        return [p for p in points_of(FULL ^ own ^ opp)
+                if not isinstance(place_stone(own, opp, p, ko_own, ko_opp), str)]
+
+    def legal_moves(self):
+        """Legal placements then PASS, which the referee always accepts while the game runs."""
+        if self.is_over:
+            return []
+        return self.legal_placements() + [PASS]
+
+    def captures_by(self, move):
+        """The number of opponent stones `move` would capture (0 for a pass)."""
+        after = self.play(move)
+        return popcount(self.stones(other(self.to_move))) - popcount(after.stones(other(self.to_move)))
+
+    def score(self):
+        """Black stones minus (white stones + komi): positive means Black is ahead."""
+        return popcount(self.black) - popcount(self.white) - KOMI
+
+    def winner(self):
+        """The colour the referee would declare if the game ended now. Ties are impossible."""
+        return BLACK if self.score() > 0 else WHITE
+
+    def key(self):
+        """A hashable key: equal keys mean the same future under the rules."""
+        return (self.black, self.white, self.to_move, self.ply, self.prev_black,
+                self.prev_white, self.ended)
+
+    def transformed(self, symmetry):
+        """The same position seen through one of the 8 board symmetries (0 is identity)."""
+        return Position(transform_bits(self.black, symmetry), transform_bits(self.white, symmetry),
+                        self.to_move, self.ply, transform_bits(self.prev_black, symmetry),
+                        transform_bits(self.prev_white, symmetry), self.ended)
+
+    def __eq__(self, other_position):
+        return isinstance(other_position, Position) and self.key() == other_position.key()
+
+    def __ne__(self, other_position):
+        return not self == other_position
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        return "Position(ply={}, to_move={}, ended={},\n{})".format(
+            self.ply, COLOUR_NAMES[self.to_move], self.ended, board_to_text(self.black, self.white))
+
+
+# ---- symmetries ---------------------------------------------------------------------------
+
+def _symmetric_point(point, symmetry):
+    row, col = to_coord(point)
+    if symmetry & 4:
+        row, col = col, row
+    if symmetry & 2:
+        row = SIZE - 1 - row
+    if symmetry & 1:
+        col = SIZE - 1 - col
+    return row * SIZE + col
+
+
+NUM_SYMMETRIES = 8
+SYMMETRIC_POINT = [[_symmetric_point(p, s) for p in range(NUM_POINTS)] + [PASS]
+                   for s in range(NUM_SYMMETRIES)]
+INVERSE_SYMMETRY = [next(t for t in range(NUM_SYMMETRIES)
+                         if all(SYMMETRIC_POINT[t][SYMMETRIC_POINT[s][p]] == p
+                                for p in range(NUM_POINTS)))
+                    for s in range(NUM_SYMMETRIES)]
+# One lookup per row instead of one per stone: _ROW_IMAGE[s][row][row_bits] is a bitboard.
+_ROW_IMAGE = [[[sum(1 << SYMMETRIC_POINT[s][row * SIZE + col]
+                    for col in range(SIZE) if row_bits >> col & 1)
+                for row_bits in range(1 << SIZE)]
+               for row in range(SIZE)]
+              for s in range(NUM_SYMMETRIES)]
+
+
+def transform_bits(bits, symmetry):
+    image = 0
+    for row_table in _ROW_IMAGE[symmetry]:
+        image |= row_table[bits & 31]
+        bits >>= SIZE
+    return image
+
+
+# ---- text boards ---------------------------------------------------------------------------
+
+def parse_board(text):
+    """`(black, white)` from 5 rows of `X`, `O`, `.` (spaces ignored) or of digits 0/1/2."""
+    rows = [line.replace(" ", "") for line in text.strip().splitlines()]
+    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+        raise ValueError("a board is {0} rows of {0} points: {1!r}".format(SIZE, text))
+    black = white = 0
+    for row, line in enumerate(rows):
+        for col, char in enumerate(line):
+            if char in "X1":
+                black |= BIT[row * SIZE + col]
+            elif char in "O2":
+                white |= BIT[row * SIZE + col]
+            elif char not in ".0":
+                raise ValueError("unknown point {!r} in board {!r}".format(char, text))
+    return black, white
+
+
+def board_to_text(black, white):
+    rows = []
+    for row in range(SIZE):
+        rows.append(" ".join(
+            "X" if black & BIT[row * SIZE + col] else "O" if white & BIT[row * SIZE + col] else "."
+            for col in range(SIZE)))
+    return "\n".join(rows)
+
+
+def board_to_digits(black, white):
+    """The 5 rows of the course files, `0`/`1`/`2` per point."""
+    return ["".join("1" if black & BIT[row * SIZE + col] else "2" if white & BIT[row * SIZE + col]
+                    else "0" for col in range(SIZE)) for row in range(SIZE)]
+
+
+# ---- course files ------------------------------------------------------------------------
+
+def _dead_group(black, white):
+    """A point of some chain without liberties, or None: no reachable board has one."""
+    empty = FULL ^ black ^ white
+    for stones in (black, white):
+        unchecked = stones
+        while unchecked:
+            chain = group_of(stones, unchecked & -unchecked)
+            if not dilate(chain) & empty:
+                return points_of(chain)[0]
+            unchecked &= ~chain
+    return None
+
+
+def parse_input(text):
+    """`(colour, previous_board, current_board)` from input.txt's text; boards are pairs.
+
+    Accepts CRLF, trailing spaces and a final newline; raises InputError naming the fault.
+    """
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) != 1 + 2 * SIZE:
+        raise InputError("expected {} lines (colour, previous board, current board), found {}"
+                         .format(1 + 2 * SIZE, len(lines)))
+    if lines[0] not in ("1", "2"):
+        raise InputError("line 1: colour must be 1 or 2, found {!r}".format(lines[0]))
+    boards = []
+    for first in (1, 1 + SIZE):
+        black = white = 0
+        for offset, row_text in enumerate(lines[first:first + SIZE]):
+            if len(row_text) != SIZE or any(c not in "012" for c in row_text):
+                raise InputError("line {}: a row is {} digits 0-2, found {!r}"
+                                 .format(first + offset + 1, SIZE, row_text))
+            for col, char in enumerate(row_text):
+                if char == "1":
+                    black |= BIT[offset * SIZE + col]
+                elif char == "2":
+                    white |= BIT[offset * SIZE + col]
+        dead = _dead_group(black, white)
+        if dead is not None:
+            raise InputError("{} board: the group at {} has no liberty".format(
+                "previous" if first == 1 else "current", move_to_text(dead)))
+        boards.append((black, white))
+    return int(lines[0]), boards[0], boards[1]
+
+
+def read_input(path="input.txt"):
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except (IOError, OSError) as error:
+        raise InputError("cannot read {}: {}".format(path, error.strerror or error))
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise InputError("{} is not ASCII text".format(path))
+    return parse_input(text)
+
+
+def format_input(colour, previous, current):
+    """input.txt's bytes as the referee writes them: LF endings, no final newline."""
+    return "\n".join([str(colour)] + board_to_digits(*previous) + board_to_digits(*current))
+
+
+def format_output(move):
+    return move_to_text(move)
+
+
+# ---- random play ------------------------------------------------------------------------------
+
+def random_playout(position, random):
+    """Play uniformly random legal placements to the end (passing only when none is legal).
+
+    `random` is a `random.random`-like callable. Returns the final `(black, white)`. Drawing
+    an empty point and discarding it when illegal is uniform over the legal placements.
+    """
+    if position.is_over:
+        return position.black, position.white
+    own, opp, prev_own, prev_opp = position._own_opp()
+    black_to_move = position.to_move == BLACK
+    empties = points_of(FULL ^ own ^ opp)
+    for _ in range(position.ply, MAX_PLY + 1):
+        count = len(empties)
+        while count:
+            index = int(random() * count)
+            point = empties[index]
+            result = place_stone(own, opp, point, prev_own, prev_opp)
+            if result.__class__ is tuple:
+                break
+            count -= 1
+            empties[index] = empties[count]
+            empties[count] = point
+        else:
+            if own == prev_own and opp == prev_opp:
+                break
+            own, opp, prev_own, prev_opp = opp, own, opp, own
+            black_to_move = not black_to_move
+            continue
+        new_own, new_opp = result
+        empties[index] = empties[-1]
+        empties.pop()
+        if new_opp != opp:
+            empties.extend(points_of(opp ^ new_opp))
+        own, opp, prev_own, prev_opp = new_opp, new_own, opp, own
+        black_to_move = not black_to_move
+    return (own, opp) if black_to_move else (opp, own)
