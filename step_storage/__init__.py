@@ -1,0 +1,114 @@
+"""Step storage: what a stateless per-move program remembers between its calls.
+
+The referee never says which ply it is, and a player is a fresh process every move, so the
+ply and the CPU spent so far in this game live in a small JSON file in the game directory.
+Start at `restore`: it tells the ply from the input boards and that file; `save` writes the
+file atomically after the move. Files survive across games and crashes, so a new game is
+recognised from the boards, never from the file's absence.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+import go_board
+
+FORMAT_VERSION = 1
+
+
+class GameState(object):
+    """Where this call stands in its game.
+
+    `ply` is the ply about to be played; `cpu_used` the CPU seconds this player spent on its
+    earlier moves of this game, or None when that ledger was lost; `recovered` says the ply
+    was derived from the stones because no matching record was found.
+    """
+
+    __slots__ = ("ply", "cpu_used", "recovered")
+
+    def __init__(self, ply, cpu_used, recovered=False):
+        self.ply = ply
+        self.cpu_used = cpu_used
+        self.recovered = recovered
+
+    def __repr__(self):
+        return "GameState(ply={}, cpu_used={}, recovered={})".format(
+            self.ply, self.cpu_used, self.recovered)
+
+
+def step_file(directory, name):
+    return os.path.join(directory, "{}_step.json".format(name))
+
+
+def smallest_consistent_ply(colour, current):
+    """The smallest ply of `colour`'s parity at which the current stones could stand.
+
+    Before ply p Black has acted ceil((p-1)/2) times and White floor((p-1)/2) times, and each
+    action adds at most one stone of its colour.
+    """
+    black_stones = go_board.popcount(current[0])
+    white_stones = go_board.popcount(current[1])
+    ply = 1 if colour == go_board.BLACK else 2
+    while ply + 2 <= go_board.MAX_PLY and (ply // 2 < black_stones or (ply - 1) // 2 < white_stones):
+        ply += 2
+    return ply
+
+
+def _read_record(path):
+    try:
+        with open(path) as handle:
+            record = json.load(handle)
+        if record.get("version") != FORMAT_VERSION:
+            return None
+        board = record["board_after"]
+        return (int(record["colour"]), int(record["ply"]), (int(board[0]), int(board[1])),
+                float(record["cpu_used"]))
+    except (IOError, OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
+def restore(colour, previous, current, directory=".", name="my_player", log=sys.stderr):
+    """The GameState for this call; boards are `(black, white)` bitboard pairs."""
+    if colour == go_board.BLACK and previous == (0, 0) and current == (0, 0):
+        return GameState(1, 0.0)
+    if (colour == go_board.WHITE and previous == (0, 0) and current[1] == 0
+            and go_board.popcount(current[0]) == 1):
+        return GameState(2, 0.0)
+    path = step_file(directory, name)
+    record = _read_record(path)
+    floor = smallest_consistent_ply(colour, current)
+    if record is not None:
+        stored_colour, stored_ply, board_after, cpu_used = record
+        ply = stored_ply + 2
+        if stored_colour == colour and board_after == previous and floor <= ply <= go_board.MAX_PLY:
+            return GameState(ply, cpu_used)
+        why = "the record in {} does not continue this game".format(path)
+    else:
+        why = "no readable record in {}".format(path)
+    log.write("step_storage: {}; ply {} derived from the stones\n".format(why, floor))
+    return GameState(floor, None, recovered=True)
+
+
+def save(directory, name, colour, ply, board_after, cpu_used):
+    """Record this player's move atomically: a crash leaves the old file or the new one."""
+    record = {"version": FORMAT_VERSION, "colour": colour, "ply": ply,
+              "board_after": [board_after[0], board_after[1]], "cpu_used": round(cpu_used, 4)}
+    handle, temp_path = tempfile.mkstemp(prefix=".{}_step.".format(name), dir=directory)
+    try:
+        with os.fdopen(handle, "w") as temp:
+            json.dump(record, temp)
+        os.replace(temp_path, step_file(directory, name))
+    except BaseException:
+        if os.path.exists(temp_path):
+            os.unlink(temp_path)
+        raise
+
+
+def restore_ply(colour, previous, current, directory=".", name="my_player", log=sys.stderr):
+    """Just the ply, for players that keep no CPU ledger."""
+    return restore(colour, previous, current, directory, name, log).ply
+
+
+def save_after_move(directory, name, colour, ply, board_after):
+    save(directory, name, colour, ply, board_after, 0.0)
