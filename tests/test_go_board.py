@@ -1,0 +1,301 @@
+"""The rules of ../shared/rules.md, one test per rule, boards written as ASCII."""
+
+import random
+
+import pytest
+
+import go_board
+from go_board import BLACK, PASS, WHITE, IllegalMove, InputError, Position, from_coord
+
+
+def point(row, col):
+    return from_coord(row, col)
+
+
+def board(position):
+    return go_board.board_to_text(position.black, position.white)
+
+
+def ascii_board(text):
+    return go_board.board_to_text(*go_board.parse_board(text))
+
+
+def test_single_stone_capture():
+    position = Position.from_text("""
+        . X . . .
+        X O X . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=7)
+    after = position.play(point(2, 1))
+    assert board(after) == ascii_board("""
+        . X . . .
+        X . X . .
+        . X . . .
+        . . . . .
+        . . . . .""")
+    assert position.captures_by(point(2, 1)) == 1
+
+
+def test_one_placement_captures_two_groups():
+    position = Position.from_text("""
+        O X . X O
+        . O . O .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=WHITE, ply=8)
+    after = position.play(point(0, 2))
+    assert board(after) == ascii_board("""
+        O . O . O
+        . O . O .
+        . . . . .
+        . . . . .
+        . . . . .""")
+    assert position.captures_by(point(0, 2)) == 2
+
+
+def test_capture_of_a_two_stone_chain():
+    position = Position.from_text("""
+        . O O X .
+        . X X . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=7)
+    after = position.play(point(0, 0))
+    assert board(after) == ascii_board("""
+        X . . X .
+        . X X . .
+        . . . . .
+        . . . . .
+        . . . . .""")
+
+
+def test_single_stone_suicide_is_illegal():
+    position = Position.from_text("""
+        . X . . .
+        X . . . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=WHITE, ply=4)
+    with pytest.raises(IllegalMove) as raised:
+        position.play(point(0, 0))
+    assert raised.value.reason == go_board.SUICIDE
+    assert point(0, 0) not in position.legal_placements()
+
+
+def test_multi_stone_suicide_filling_own_last_liberty():
+    position = Position.from_text("""
+        O O . X .
+        X X X . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=WHITE, ply=8)
+    assert position.try_play(point(0, 2)) == go_board.SUICIDE
+
+
+def test_capture_before_suicide_test_makes_the_move_legal():
+    position = Position.from_text("""
+        . X O . .
+        X O . . .
+        O . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=7)
+    # (0,0) fills the last liberty of Black's own chain and captures nothing.
+    assert position.try_play(point(0, 0)) == go_board.SUICIDE
+    capturing = Position.from_text("""
+        . O X . .
+        O X . . .
+        X . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=7)
+    after = capturing.play(point(0, 0))
+    assert board(after) == ascii_board("""
+        X . X . .
+        . X . . .
+        X . . . .
+        . . . . .
+        . . . . .""")
+
+
+def test_occupied_point_is_illegal():
+    position = Position.from_text("""
+        X . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=WHITE, ply=2)
+    assert position.try_play(point(0, 0)) == go_board.OCCUPIED
+    assert position.try_play(25 + 1) == go_board.OFF_BOARD
+    with pytest.raises(IllegalMove):
+        from_coord(5, 0)
+
+
+KO_SHAPE = """
+    . X O . .
+    X O . O .
+    . X O . .
+    . . . . .
+    . . . . ."""
+
+
+def test_ko_retake_refused_then_allowed_after_an_intervening_move():
+    start = Position.from_text(KO_SHAPE, to_move=BLACK, ply=9)
+    black_takes = start.play(point(1, 2))
+    assert board(black_takes) == ascii_board("""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . .""")
+    with pytest.raises(IllegalMove) as raised:
+        black_takes.play(point(1, 1))
+    assert raised.value.reason == go_board.KO
+    assert point(1, 1) not in black_takes.legal_placements()
+    # White plays elsewhere, Black answers elsewhere: the ko may now be retaken.
+    later = black_takes.play(point(4, 4)).play(point(4, 0))
+    retaken = later.play(point(1, 1))
+    assert retaken.colour_at(point(1, 2)) == go_board.EMPTY
+
+
+def test_ko_compares_with_the_previous_board_given_by_the_referee():
+    # The same shape with a previous board that is not the pre-capture one: no ko.
+    current = """
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . ."""
+    unrelated_previous = """
+        . X O . .
+        X . . O .
+        . X O . .
+        . . . . .
+        . . . . ."""
+    position = Position.from_text(current, to_move=WHITE, ply=10, previous=unrelated_previous)
+    assert position.is_legal(point(1, 1))
+
+
+def test_pass_makes_previous_equal_current_and_a_second_pass_ends_the_game():
+    position = Position.from_text("""
+        . . . . .
+        . X . . .
+        . . O . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=3, previous="""
+        . . . . .
+        . X . . .
+        . . . . .
+        . . . . .
+        . . . . .""")
+    assert not position.pass_ends_game
+    passed = position.play(PASS)
+    assert (passed.to_move, passed.ply, passed.is_over) == (WHITE, 4, False)
+    assert (passed.prev_black, passed.prev_white) == (passed.black, passed.white)
+    assert passed.pass_ends_game
+    ended = passed.play(PASS)
+    assert ended.is_over
+    assert ended.legal_moves() == []
+    assert ended.try_play(point(0, 0)) == go_board.GAME_OVER
+
+
+def test_black_pass_at_ply_one_ends_the_game_and_white_wins():
+    ended = Position().play(PASS)
+    assert ended.is_over
+    assert ended.winner() == WHITE
+    assert ended.score() == -2.5
+
+
+def test_game_ends_after_ply_24_and_is_scored_with_komi():
+    position = Position.from_text("""
+        X X X X .
+        X X X . X
+        O O O O O
+        O O O O .
+        . . . . .""", to_move=WHITE, ply=24)
+    final = position.play(point(4, 0))
+    assert final.is_over and final.ply == 25
+    # 8 black against 10 white + 2.5.
+    assert final.score() == 8 - 10 - 2.5
+    assert final.winner() == WHITE
+    black_by_half = Position.from_text("""
+        X X X X X
+        X X X . .
+        O O O O O
+        . . . . .
+        . . . . .""", ply=25)
+    assert black_by_half.score() == 0.5 and black_by_half.winner() == BLACK
+
+
+def test_exact_legal_move_set():
+    position = Position.from_text("""
+        . X O . O
+        X X O O .
+        O O O . O
+        . . . . .
+        X . . . .""", to_move=BLACK, ply=12)
+    legal = sorted(go_board.to_coord(p) for p in position.legal_placements())
+    # (0,0) fills Black's own last liberty; (0,3) and (1,4) are surrounded by White stones
+    # that keep other liberties: all three are suicide.
+    assert legal == [(2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (4, 1), (4, 2), (4, 3), (4, 4)]
+    assert position.legal_moves()[-1] == PASS
+
+
+def test_symmetries_map_boards_and_moves_consistently():
+    position = Position.from_text("""
+        X O . . .
+        . X . . .
+        . . . . .
+        . . . . O
+        . . . . .""", to_move=BLACK, ply=5)
+    images = {position.transformed(s).key() for s in range(go_board.NUM_SYMMETRIES)}
+    assert len(images) == 8
+    for symmetry in range(go_board.NUM_SYMMETRIES):
+        inverse = go_board.INVERSE_SYMMETRY[symmetry]
+        image = position.transformed(symmetry)
+        assert image.transformed(inverse) == position
+        moved = position.play(point(2, 2)).transformed(symmetry)
+        assert image.play(go_board.SYMMETRIC_POINT[symmetry][point(2, 2)]) == moved
+
+
+def test_random_playout_reaches_the_end_with_a_consistent_board():
+    rng = random.Random(7)
+    for _ in range(200):
+        black, white = go_board.random_playout(Position(), rng.random)
+        assert black & white == 0
+        assert go_board._dead_group(black, white) is None
+
+
+def test_parse_input_accepts_crlf_trailing_spaces_and_final_newline():
+    text = "2\r\n00000 \r\n00000\r\n00000\r\n00000\r\n00000\r\n00000\r\n00000\r\n00100\r\n00000\r\n00000\r\n"
+    colour, previous, current = go_board.parse_input(text)
+    assert colour == WHITE and previous == (0, 0) and current == (1 << point(2, 2), 0)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1\n" + "00000\n" * 9, "expected 11 lines (colour, previous board, current board), found 10"),
+    ("3\n" + "00000\n" * 10, "line 1: colour must be 1 or 2, found '3'"),
+    ("1\n" + "00000\n" * 4 + "0000\n" + "00000\n" * 5, "line 6: a row is 5 digits 0-2, found '0000'"),
+    ("1\n" + "00000\n" * 7 + "00300\n" + "00000\n" * 2, "line 9: a row is 5 digits 0-2, found '00300'"),
+    ("1\n" + "00000\n" * 5 + "12000\n20000\n" + "00000\n" * 3,
+     "current board: the group at 0,0 has no liberty"),
+])
+def test_parse_input_rejects_with_a_precise_message(text, message):
+    with pytest.raises(InputError) as raised:
+        go_board.parse_input(text)
+    assert str(raised.value) == message
+
+
+def test_read_input_reports_a_missing_file(tmp_path):
+    with pytest.raises(InputError) as raised:
+        go_board.read_input(str(tmp_path / "input.txt"))
+    assert "cannot read" in str(raised.value)
+
+
+def test_format_input_is_lf_without_final_newline():
+    text = go_board.format_input(WHITE, (0, 0), (1 << point(2, 2), 1 << point(0, 4)))
+    assert text == "2\n00000\n00000\n00000\n00000\n00000\n00002\n00000\n00100\n00000\n00000"
+
+
+def test_format_output():
+    assert go_board.format_output(point(2, 3)) == "2,3"
+    assert go_board.format_output(PASS) == "PASS"
