@@ -1,0 +1,15 @@
+"""Little-Go referee: a drop-in for the course's host.py, plus matches and human play.
+
+    python3 host.py -m N -v V            judge one ply in the current directory (course mode)
+    python3 host.py match A B [options]  play games between two players, with statistics
+    python3 host.py play --opponent P    play against a player in the terminal
+
+The code lives in the `referee` package; `referee/cli.py` parses these command lines.
+"""
+
+import sys
+
+from referee.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
