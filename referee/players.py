@@ -1,0 +1,147 @@
+"""Players a game can be played with, all behind one small interface.
+
+`make_player(spec, limits)` turns a player spec into a player:
+- a built-in name ("random", "greedy", ...): `opponents.BUILTIN_PLAYERS[name](seed)`, whose
+  `choose_move(go_board.Position)` returns a point 0..24 or go_board.PASS; run in-process;
+- `cmd:<shell command>`: the course protocol, a fresh process per move in the player's own
+  directory, which gets input.txt and loses output.txt before each call (see proctree);
+- `gtp:<command>`: a GTP engine such as GNU Go (see gtp.py).
+
+A player has `start_game(directory, colour, seed)`, `move(game_input, ply, history) -> Turn`
+and `end_game()`. A Turn carries output.txt's first line (or, when the player failed before
+writing one, the reason its colour loses) and the CPU and wall seconds the move took. The game
+loop (game.py) then judges the line exactly as judge mode would.
+"""
+
+import collections
+import os
+import time
+
+from referee import judge, rules
+
+CMD_PREFIX = "cmd:"
+GTP_PREFIX = "gtp:"
+SEED_ENV = "LITTLEGO_SEED"
+LOG_SUFFIX = ".log"
+
+# Reasons a player loses before its output is even judged (besides judge.END_BAD_OUTPUT).
+END_TIME = "time"
+END_RESIGN = "resign"
+
+MoveLimits = collections.namedtuple("MoveLimits", "cpu wall")
+
+# line: output.txt's first line, or None when `failure` (a reason like END_TIME) says why not.
+Turn = collections.namedtuple("Turn", "line cpu wall failure detail")
+
+
+def time_limit_failure(limits, cpu, wall):
+    """The Turn detail for a move over a limit, or None when it was in time."""
+    if cpu > limits.cpu:
+        return "used {:.2f} s of CPU, limit {:g} s".format(cpu, limits.cpu)
+    if wall > limits.wall:
+        return "took {:.2f} s, limit {:g} s".format(wall, limits.wall)
+    return None
+
+
+def go_board_position(game_input, ply):
+    """The go_board.Position the built-in players read: exact boards, colour and ply."""
+    import go_board
+
+    def bits(board):
+        return go_board.parse_board("\n".join("".join(str(p) for p in row) for row in board))
+
+    black, white = bits(game_input.current)
+    prev_black, prev_white = bits(game_input.previous)
+    return go_board.Position(black, white, game_input.colour, ply, prev_black, prev_white)
+
+
+class BuiltinPlayer(object):
+    """An in-process player from opponents.BUILTIN_PLAYERS; its limits are checked afterwards."""
+
+    def __init__(self, name, factory, limits):
+        self.name = name
+        self._factory = factory
+        self._limits = limits
+        self._engine = None
+
+    def start_game(self, directory, colour, seed):
+        self._engine = self._factory(seed)
+
+    def move(self, game_input, ply, history):
+        import go_board
+        position = go_board_position(game_input, ply)
+        cpu_start, wall_start = time.process_time(), time.perf_counter()
+        point = self._engine.choose_move(position)
+        cpu = time.process_time() - cpu_start
+        wall = time.perf_counter() - wall_start
+        late = time_limit_failure(self._limits, cpu, wall)
+        if late:
+            return Turn(None, cpu, wall, END_TIME, late)
+        if point == go_board.PASS:
+            return Turn(rules.PASS, cpu, wall, None, None)
+        if isinstance(point, int) and 0 <= point < go_board.NUM_POINTS:
+            return Turn(judge.action_to_text(divmod(point, rules.SIZE)), cpu, wall, None, None)
+        return Turn(None, cpu, wall, judge.END_BAD_OUTPUT,
+                    "choose_move returned {!r}".format(point))
+
+    def end_game(self):
+        self._engine = None
+
+
+class CommandPlayer(object):
+    """A program run once per move, as the grader runs `python3 my_player3.py`."""
+
+    def __init__(self, name, command, limits):
+        self.name = name
+        self._command = command
+        self._limits = limits
+        self._directory = None
+        self._env = None
+        self._log = None
+
+    def start_game(self, directory, colour, seed):
+        self._directory = directory
+        self._log = directory.rstrip(os.sep) + LOG_SUFFIX
+        self._env = dict(os.environ)
+        self._env[SEED_ENV] = str(seed)
+
+    def move(self, game_input, ply, history):
+        from referee.proctree import run_limited
+        output_path = os.path.join(self._directory, judge.OUTPUT_FILE)
+        if os.path.lexists(output_path):
+            os.remove(output_path)
+        judge.write_input(os.path.join(self._directory, judge.INPUT_FILE), game_input)
+        run = run_limited(self._command, self._directory, self._env, self._limits.cpu,
+                          self._limits.wall, self._log)
+        if run.over_limit:
+            return Turn(None, run.cpu, run.wall, END_TIME,
+                        time_limit_failure(self._limits, run.cpu, run.wall))
+        try:
+            line = judge.read_output_line(output_path)
+        except judge.OutputFileError as error:
+            return Turn(None, run.cpu, run.wall, judge.END_BAD_OUTPUT,
+                        "{} (exit status {})".format(error, run.exit_status))
+        return Turn(line, run.cpu, run.wall, None, None)
+
+    def end_game(self):
+        pass
+
+
+def load_builtin_players():
+    """opponents.BUILTIN_PLAYERS, imported only when a built-in player is asked for."""
+    from opponents import BUILTIN_PLAYERS
+    return BUILTIN_PLAYERS
+
+
+def make_player(spec, limits, builtin_players=None):
+    """A player from its spec; `builtin_players` replaces opponents.BUILTIN_PLAYERS (tests)."""
+    if spec.startswith(CMD_PREFIX):
+        return CommandPlayer(spec, spec[len(CMD_PREFIX):], limits)
+    if spec.startswith(GTP_PREFIX):
+        from referee.gtp import GtpPlayer
+        return GtpPlayer(spec, spec[len(GTP_PREFIX):], limits)
+    factories = load_builtin_players() if builtin_players is None else builtin_players
+    if spec not in factories:
+        raise ValueError("unknown player {!r}: use one of {}, or cmd:COMMAND or gtp:COMMAND"
+                         .format(spec, ", ".join(sorted(factories))))
+    return BuiltinPlayer(spec, factories[spec], limits)
