@@ -1,0 +1,19 @@
+"""Reference opponents: our rebuilds of the players the CSCI-561 grader pits an agent against.
+
+`BUILTIN_PLAYERS` maps a name to a factory `factory(seed) -> player`; a player's
+`choose_move(position)` takes a `go_board.Position` and returns a legal point or `PASS`, and
+one player object is meant to play a whole game. `run.py` is the per-move program the way the
+course grader runs a player.
+"""
+
+from .alphabeta import AlphaBetaPlayer
+from .alphabeta4 import AlphaBeta4Player
+from .simple import AggressivePlayer, GreedyPlayer, RandomPlayer
+
+BUILTIN_PLAYERS = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "aggressive": AggressivePlayer,
+    "alphabeta": AlphaBetaPlayer,
+    "alphabeta4": AlphaBeta4Player,
+}
