@@ -1,0 +1,71 @@
+"""Per-move program of a built-in opponent, run the way the course grader runs a player.
+
+    python3 /path/to/opponents/run.py NAME [--seed S]
+
+Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
+The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step.json`.
+A malformed input.txt prints one line to stderr and exits with status 2.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+from go_board import MAX_PLY, InputError, Position, format_output, read_input  # noqa: E402
+from opponents import BUILTIN_PLAYERS  # noqa: E402
+from step_storage import restore_ply, save_after_move  # noqa: E402
+
+INPUT_FILE = "input.txt"
+OUTPUT_FILE = "output.txt"
+STORAGE_PREFIX = "opponent_"
+SEED_BYTES = 8
+INPUT_ERROR_STATUS = 2
+
+
+def write_atomically(path, text):
+    """Write `text` so that a reader sees the old file or the whole new one, never a part."""
+    handle, temp_path = tempfile.mkstemp(prefix=".output.", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(handle, "w") as temp:
+            temp.write(text)
+        os.replace(temp_path, path)
+    except BaseException:
+        if os.path.exists(temp_path):
+            os.unlink(temp_path)
+        raise
+
+
+def move_seed(seed, ply):
+    """One seed per move: each move is a fresh process, and the same stream every move would
+    make the same draws, e.g. the random player picking the same rank of the legal list."""
+    return seed * (MAX_PLY + 1) + ply
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Play one move of a built-in opponent.")
+    parser.add_argument("name", choices=sorted(BUILTIN_PLAYERS))
+    parser.add_argument("--seed", type=int, help="replay exactly (default: os.urandom)")
+    args = parser.parse_args(argv)
+    try:
+        colour, previous, current = read_input(INPUT_FILE)
+    except InputError as error:
+        sys.stderr.write("{}: {}\n".format(args.name, error))
+        return INPUT_ERROR_STATUS
+    directory = os.getcwd()
+    storage_name = STORAGE_PREFIX + args.name
+    ply = restore_ply(colour, previous, current, directory, storage_name)
+    position = Position(current[0], current[1], colour, ply, previous[0], previous[1])
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(SEED_BYTES), "big")
+    move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply)).choose_move(position)
+    after = position.play(move)
+    save_after_move(directory, storage_name, colour, ply, (after.black, after.white))
+    write_atomically(OUTPUT_FILE, format_output(move))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
