@@ -1,0 +1,256 @@
+"""Tests of the reference opponents (`opponents/`) and of their per-move program `run.py`."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, format_input, from_coord  # noqa: E402
+from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
+from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
+from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
+from opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer  # noqa: E402
+
+RUN_PY = os.path.join(REPO_ROOT, "opponents", "run.py")
+SEEDS = range(5)
+PASS_CHANCE = 0.05
+
+# Black to move: capturing at 1,3 takes two stones, at 3,0 one.
+TWO_CAPTURES = """
+. X O O X
+. . X . .
+. . . . .
+. . . . .
+O X . . .
+"""
+# Black to move: 4,4 captures one stone but leaves the top chain of three to be captured;
+# 0,3 saves it, and White then has no capture.
+CAPTURE_OR_SAVE = """
+X X X . O
+O O O X .
+. . . . .
+. . . X .
+. . X O .
+"""
+# No White placement is legal: both empty points are one-point eyes of Black's chain.
+NO_PLACEMENT = """
+X X X X X
+X . X X X
+X X X X X
+X X X . X
+X X X X X
+"""
+# Black to move: 2,2 ataris both White stones; White saves one, Black takes the other.
+DOUBLE_ATARI = """
+. . X . .
+. X O . .
+. O . X .
+. X . . .
+. . . . .
+"""
+# Black to move: 1,3 starts a ladder along the top edge that captures the White stone.
+LADDER = """
+. . . . .
+. X O . .
+. . X . .
+. . . . .
+. . . . .
+"""
+# White to move at ply 24, behind by half a point unless it captures at 3,2.
+LAST_PLY_CAPTURE = """
+X . X . X
+. . . . .
+X . . . X
+. . . . .
+. O X O .
+"""
+# Black to move at ply 23 after White's pass, behind by half a point: passing loses at once,
+# only the capture at 3,2 wins.
+MUST_CAPTURE_AFTER_PASS = """
+X . X . X
+. . . O .
+X . O O .
+. . . . .
+. X O X .
+"""
+# White to move at ply 20 after Black's pass, ahead: passing ends the game and wins.
+AHEAD_AFTER_PASS = """
+. X . . .
+. . . . .
+. . O . .
+. . . . .
+. . . . .
+"""
+
+
+def random_positions(seed, count):
+    """Seeded positions reached by random legal play, passes included, at every stage."""
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        position = Position()
+        for _ in range(rng.randrange(MAX_PLY)):
+            placements = position.legal_placements()
+            if not placements or rng.random() < PASS_CHANCE:
+                position = position.play(PASS)
+            else:
+                position = position.play(rng.choice(placements))
+            if position.is_over:
+                break
+        if not position.is_over:
+            positions.append(position)
+    return positions
+
+
+def test_registry_names_and_seeded_replay():
+    assert sorted(BUILTIN_PLAYERS) == ["aggressive", "alphabeta", "alphabeta4", "greedy", "random"]
+    for name in ("random", "greedy", "aggressive", "alphabeta"):
+        games = []
+        for _ in range(2):
+            black, white = BUILTIN_PLAYERS[name](7), BUILTIN_PLAYERS[name](8)
+            position, moves = Position(), []
+            while not position.is_over:
+                moves.append((black if position.to_move == BLACK else white).choose_move(position))
+                position = position.play(moves[-1])
+            games.append(moves)
+        assert games[0] == games[1], name
+
+
+def test_random_plays_only_legal_placements():
+    player = RandomPlayer(1)
+    for position in random_positions(11, 300):
+        legal = position.legal_placements()
+        move = player.choose_move(position)
+        assert move in legal if legal else move == PASS
+
+
+def test_players_pass_only_without_placements():
+    position = Position.from_text(NO_PLACEMENT, WHITE, MAX_PLY)
+    assert position.legal_placements() == []
+    for player_class in (RandomPlayer, GreedyPlayer, AggressivePlayer, AlphaBetaPlayer):
+        assert player_class(0).choose_move(position) == PASS
+    black_to_move = Position.from_text(NO_PLACEMENT, BLACK, MAX_PLY - 1)
+    for player_class in (RandomPlayer, GreedyPlayer, AggressivePlayer, AlphaBetaPlayer):
+        assert player_class(0).choose_move(black_to_move) in (from_coord(1, 1), from_coord(3, 3))
+
+
+def test_greedy_takes_the_biggest_capture():
+    position = Position.from_text(TWO_CAPTURES, BLACK, 9)
+    assert {GreedyPlayer(seed).choose_move(position) for seed in SEEDS} == {from_coord(1, 3)}
+
+
+def test_greedy_without_capture_plays_any_placement():
+    position = Position.from_text(DOUBLE_ATARI, BLACK, 11)
+    player = GreedyPlayer(3)
+    moves = [player.choose_move(position) for _ in range(400)]
+    assert set(moves) == set(position.legal_placements())
+
+
+def test_aggressive_avoids_the_capture_that_loses_more():
+    position = Position.from_text(CAPTURE_OR_SAVE, BLACK, 9)
+    assert {GreedyPlayer(seed).choose_move(position) for seed in SEEDS} == {from_coord(4, 4)}
+    assert {AggressivePlayer(seed).choose_move(position) for seed in SEEDS} == {from_coord(0, 3)}
+
+
+def test_alphabeta_wins_with_a_capture_at_the_last_ply():
+    position = Position.from_text(LAST_PLY_CAPTURE, WHITE, MAX_PLY)
+    assert len(position.legal_placements()) > BRANCHING
+    assert {AlphaBetaPlayer(seed).choose_move(position) for seed in SEEDS} == {from_coord(3, 2)}
+    assert position.play(from_coord(3, 2)).winner() == WHITE
+
+
+def test_alphabeta_searches_at_most_branching_moves_per_node():
+    player = AlphaBetaPlayer(5)
+    widths = []
+    leaves = []
+    candidates, search = player.candidates, player.search
+
+    def counting_candidates(position):
+        kept = candidates(position)
+        widths.append(len(kept))
+        return kept
+
+    def counting_search(position, depth, alpha, beta):
+        if depth == 0:
+            leaves.append(position)
+        return search(position, depth, alpha, beta)
+
+    player.candidates, player.search = counting_candidates, counting_search
+    root = Position()
+    move = player.choose_move(root)
+    assert widths[0] == BRANCHING and max(widths) == BRANCHING
+    assert 0 < len(leaves) <= BRANCHING * BRANCHING
+    assert move in root.legal_placements()
+
+
+def test_alphabeta4_finds_the_double_atari():
+    position = Position.from_text(DOUBLE_ATARI, BLACK, 11)
+    for seed in SEEDS:
+        assert AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position) \
+            == from_coord(2, 2)
+    # The tactic is real: whatever White does next, Black captures a stone.
+    after = position.play(from_coord(2, 2))
+    for reply in after.legal_moves():
+        answer = after.play(reply)
+        assert max(answer.captures_by(p) for p in answer.legal_placements()) >= 1
+
+
+def test_alphabeta4_starts_the_ladder():
+    position = Position.from_text(LADDER, BLACK, 7)
+    for seed in SEEDS:
+        assert AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position) \
+            == from_coord(1, 3)
+
+
+@pytest.mark.parametrize("board, to_move, ply, previous, expected", [
+    (LAST_PLY_CAPTURE, WHITE, MAX_PLY, None, from_coord(3, 2)),
+    (MUST_CAPTURE_AFTER_PASS, BLACK, MAX_PLY - 1, MUST_CAPTURE_AFTER_PASS, from_coord(3, 2)),
+    (AHEAD_AFTER_PASS, WHITE, MAX_PLY - 4, AHEAD_AFTER_PASS, PASS),
+])
+def test_alphabeta4_plays_the_winning_move_near_the_end(board, to_move, ply, previous, expected):
+    position = Position.from_text(board, to_move, ply, previous)
+    for seed in SEEDS:
+        move = AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position)
+        assert move == expected
+
+
+def test_alphabeta4_only_returns_legal_moves(monkeypatch):
+    # No time and a clock check at every node: the first iteration is cut off (unless every
+    # move ends the game, which needs no node) and the move is the fallback.
+    monkeypatch.setattr(alphabeta4, "NODES_PER_CLOCK_CHECK", 1)
+    hurried = AlphaBeta4Player(3, time_limit=0.0)
+    player = AlphaBeta4Player(2, time_limit=None, max_depth=2)
+    for position in random_positions(12, 60):
+        assert hurried.choose_move(position) in position.legal_moves()
+        assert hurried.depth_reached == (1 if position.ply == MAX_PLY else 0)
+        assert player.choose_move(position) in position.legal_moves()
+
+
+def run_program(directory, input_text, *arguments):
+    with open(os.path.join(directory, "input.txt"), "w") as handle:
+        handle.write(input_text)
+    return subprocess.run([sys.executable, RUN_PY] + list(arguments), cwd=directory,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+
+
+def test_run_py_writes_the_move_in_the_game_directory(tmp_path):
+    position = Position.from_text(TWO_CAPTURES, BLACK, 9)
+    previous = (position.black, position.white)
+    result = run_program(str(tmp_path), format_input(BLACK, previous, previous), "greedy",
+                         "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "output.txt").read_bytes() == b"1,3"
+    assert (tmp_path / "opponent_greedy_step.json").exists()
+
+
+def test_run_py_rejects_a_malformed_input(tmp_path):
+    result = run_program(str(tmp_path), "1\n00000\n", "random", "--seed", "1")
+    assert result.returncode == 2
+    assert len(result.stderr.decode().splitlines()) == 1
+    assert b"Traceback" not in result.stderr
+    assert not (tmp_path / "output.txt").exists()
