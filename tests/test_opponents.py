@@ -10,7 +10,7 @@ import pytest
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, format_input, from_coord  # noqa: E402
+from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, format_input, from_coord  # noqa: E402
 from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
 from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
 from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
@@ -86,6 +86,17 @@ AHEAD_AFTER_PASS = """
 . . . . .
 . . . . .
 """
+
+
+def after_white_placed(board, ply, row, col):
+    """Black to move on `board`, White's last move being the stone at (row, col).
+
+    `Position.from_text` without a previous board means White just passed, and passing back
+    would end the game: a search could then win or lose at once.
+    """
+    position = Position.from_text(board, BLACK, ply)
+    return Position(position.black, position.white, BLACK, ply, position.black,
+                    position.white ^ BIT[from_coord(row, col)])
 
 
 def random_positions(seed, count):
@@ -189,7 +200,7 @@ def test_alphabeta_searches_at_most_branching_moves_per_node():
 
 
 def test_alphabeta4_finds_the_double_atari():
-    position = Position.from_text(DOUBLE_ATARI, BLACK, 11)
+    position = after_white_placed(DOUBLE_ATARI, 11, 2, 1)
     for seed in SEEDS:
         assert AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position) \
             == from_coord(2, 2)
@@ -201,22 +212,23 @@ def test_alphabeta4_finds_the_double_atari():
 
 
 def test_alphabeta4_starts_the_ladder():
-    position = Position.from_text(LADDER, BLACK, 7)
+    position = after_white_placed(LADDER, 7, 1, 2)
     for seed in SEEDS:
         assert AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position) \
             == from_coord(1, 3)
 
 
-@pytest.mark.parametrize("board, to_move, ply, previous, expected", [
-    (LAST_PLY_CAPTURE, WHITE, MAX_PLY, None, from_coord(3, 2)),
-    (MUST_CAPTURE_AFTER_PASS, BLACK, MAX_PLY - 1, MUST_CAPTURE_AFTER_PASS, from_coord(3, 2)),
-    (AHEAD_AFTER_PASS, WHITE, MAX_PLY - 4, AHEAD_AFTER_PASS, PASS),
+# Without a previous board the opponent has just passed: passing back ends the game.
+@pytest.mark.parametrize("board, to_move, ply, expected", [
+    (LAST_PLY_CAPTURE, WHITE, MAX_PLY, from_coord(3, 2)),
+    (MUST_CAPTURE_AFTER_PASS, BLACK, MAX_PLY - 1, from_coord(3, 2)),
+    (AHEAD_AFTER_PASS, WHITE, MAX_PLY - 4, PASS),
 ])
-def test_alphabeta4_plays_the_winning_move_near_the_end(board, to_move, ply, previous, expected):
-    position = Position.from_text(board, to_move, ply, previous)
+def test_alphabeta4_plays_the_winning_move_near_the_end(board, to_move, ply, expected):
+    position = Position.from_text(board, to_move, ply)
     for seed in SEEDS:
-        move = AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position)
-        assert move == expected
+        assert AlphaBeta4Player(seed, time_limit=None, max_depth=4).choose_move(position) \
+            == expected
 
 
 def test_alphabeta4_only_returns_legal_moves(monkeypatch):
