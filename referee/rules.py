@@ -43,6 +43,10 @@ def neighbours(i, j):
     return points
 
 
+# Looked up, not recomputed: the differential test calls try_place millions of times.
+NEIGHBOURS = {(i, j): neighbours(i, j) for i in range(SIZE) for j in range(SIZE)}
+
+
 def group_at(board, i, j):
     """Every point of the chain through (i, j), found with an explicit stack."""
     colour = board[i][j]
@@ -50,7 +54,7 @@ def group_at(board, i, j):
     stack = [(i, j)]
     while stack:
         point = stack.pop()
-        for ni, nj in neighbours(*point):
+        for ni, nj in NEIGHBOURS[point]:
             if board[ni][nj] == colour and (ni, nj) not in group:
                 group.add((ni, nj))
                 stack.append((ni, nj))
@@ -59,7 +63,7 @@ def group_at(board, i, j):
 
 def has_liberty(board, group):
     for point in group:
-        for ni, nj in neighbours(*point):
+        for ni, nj in NEIGHBOURS[point]:
             if board[ni][nj] == EMPTY:
                 return True
     return False
@@ -67,11 +71,13 @@ def has_liberty(board, group):
 
 def remove_dead_groups(board, colour):
     """Take every chain of `colour` without a liberty off `board`; return how many stones."""
+    checked = set()
     dead = set()
     for i in range(SIZE):
         for j in range(SIZE):
-            if board[i][j] == colour and (i, j) not in dead:
+            if board[i][j] == colour and (i, j) not in checked:
                 group = group_at(board, i, j)
+                checked |= group
                 if not has_liberty(board, group):
                     dead |= group
     for i, j in dead:
