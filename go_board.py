@@ -190,7 +190,8 @@ class Position(object):
         """A pass now ends the game: the opponent just passed, or Black is at ply 1."""
         return self.black == self.prev_black and self.white == self.prev_white
 
-    def _own_opp(self):
+    def mover_view(self):
+        """`(own, opp, previous own, previous opp)` bitboards, seen from the side to move."""
         if self.to_move == BLACK:
             return self.black, self.white, self.prev_black, self.prev_white
         return self.white, self.black, self.prev_white, self.prev_black
@@ -204,7 +205,7 @@ class Position(object):
                             self.black, self.white, self.pass_ends_game)
         if not (isinstance(move, int) and 0 <= move < NUM_POINTS):
             return OFF_BOARD
-        own, opp, ko_own, ko_opp = self._own_opp()
+        own, opp, ko_own, ko_opp = self.mover_view()
         result = place_stone(own, opp, move, ko_own, ko_opp)
         if isinstance(result, str):
             return result
@@ -226,7 +227,7 @@ class Position(object):
         """Every point the side to move may play on, in point order."""
         if self.is_over:
             return []
-        own, opp, ko_own, ko_opp = self._own_opp()
+        own, opp, ko_own, ko_opp = self.mover_view()
         return [p for p in points_of(FULL ^ own ^ opp)
                 if not isinstance(place_stone(own, opp, p, ko_own, ko_opp), str)]
 
@@ -413,42 +414,3 @@ def format_input(colour, previous, current):
 def format_output(move):
     return move_to_text(move)
 
-
-# ---- random play ------------------------------------------------------------------------------
-
-def random_playout(position, random):
-    """Play uniformly random legal placements to the end (passing only when none is legal).
-
-    `random` is a `random.random`-like callable. Returns the final `(black, white)`. Drawing
-    an empty point and discarding it when illegal is uniform over the legal placements.
-    """
-    if position.is_over:
-        return position.black, position.white
-    own, opp, prev_own, prev_opp = position._own_opp()
-    black_to_move = position.to_move == BLACK
-    empties = points_of(FULL ^ own ^ opp)
-    for _ in range(position.ply, MAX_PLY + 1):
-        count = len(empties)
-        while count:
-            index = int(random() * count)
-            point = empties[index]
-            result = place_stone(own, opp, point, prev_own, prev_opp)
-            if result.__class__ is tuple:
-                break
-            count -= 1
-            empties[index] = empties[count]
-            empties[count] = point
-        else:
-            if own == prev_own and opp == prev_opp:
-                break
-            own, opp, prev_own, prev_opp = opp, own, opp, own
-            black_to_move = not black_to_move
-            continue
-        new_own, new_opp = result
-        empties[index] = empties[-1]
-        empties.pop()
-        if new_opp != opp:
-            empties.extend(points_of(opp ^ new_opp))
-        own, opp, prev_own, prev_opp = new_opp, new_own, opp, own
-        black_to_move = not black_to_move
-    return (own, opp) if black_to_move else (opp, own)

@@ -1,7 +1,5 @@
 """The rules of ../shared/rules.md, one test per rule, boards written as ASCII."""
 
-import random
-
 import pytest
 
 import go_board
@@ -255,14 +253,6 @@ def test_symmetries_map_boards_and_moves_consistently():
         assert image.transformed(inverse) == position
         moved = position.play(point(2, 2)).transformed(symmetry)
         assert image.play(go_board.SYMMETRIC_POINT[symmetry][point(2, 2)]) == moved
-
-
-def test_random_playout_reaches_the_end_with_a_consistent_board():
-    rng = random.Random(7)
-    for _ in range(200):
-        black, white = go_board.random_playout(Position(), rng.random)
-        assert black & white == 0
-        assert go_board._dead_group(black, white) is None
 
 
 def test_parse_input_accepts_crlf_trailing_spaces_and_final_newline():
