@@ -1,0 +1,158 @@
+"""Endgame: exact play for the last plies, and the rule for passing.
+
+Start at `choose_endgame_move`: the pass rule first (`winning_pass`), then, when few plies are
+left, an exact alpha-beta over the final stone difference (komi, passes and ko included) that
+returns the move and its exact margin. Margins are in half points, seen from the side to move:
+`2 * (own stones - opponent stones) -/+ 5`, positive when the mover wins; ties cannot happen.
+
+Performance: the search works on raw bitboards with a transposition table, not on Positions.
+"""
+
+import time
+
+import go_board
+from mcts.core import WIN
+from go_board import BLACK, FULL, MAX_PLY, PASS, place_stone, points_of, popcount
+
+# Measured with `make bench` (docs/benchmarks.md): from this many plies left the exact search
+# finishes in well under a second of CPU on this machine, worst case included.
+EXACT_PLIES_LEFT = 10
+KOMI_HALF_POINTS = int(2 * go_board.KOMI)
+WORST = -(2 * go_board.NUM_POINTS + KOMI_HALF_POINTS + 1)
+
+
+class OutOfTime(Exception):
+    """The exact search passed its CPU deadline: nothing it found is proven."""
+
+
+def final_margin(own, opp, own_is_black):
+    black_margin = 2 * (popcount(own) - popcount(opp)) if own_is_black else 2 * (popcount(opp) - popcount(own))
+    black_margin -= KOMI_HALF_POINTS
+    return black_margin if own_is_black else -black_margin
+
+
+class ExactSolver(object):
+    """Negamax alpha-beta with a transposition table of bounds, over bitboards."""
+
+    def __init__(self, cpu_deadline=None, clock=time.process_time):
+        self.table = {}
+        self.nodes = 0
+        self.cpu_deadline = cpu_deadline
+        self.clock = clock
+
+    def children(self, own, opp, prev_own, prev_opp):
+        """`(point, own, opp)` for every legal placement, captures first."""
+        moves = []
+        for point in points_of(FULL ^ own ^ opp):
+            result = place_stone(own, opp, point, prev_own, prev_opp)
+            if result.__class__ is tuple:
+                moves.append((popcount(result[1]) - popcount(opp), point, result[0], result[1]))
+        moves.sort()
+        return [(point, new_own, new_opp) for _, point, new_own, new_opp in moves]
+
+    def value(self, own, opp, prev_own, prev_opp, plies_left, own_is_black, alpha, beta):
+        """The exact margin for the mover if it is inside (alpha, beta), else a bound."""
+        if plies_left == 0:
+            return final_margin(own, opp, own_is_black)
+        self.nodes += 1
+        if self.cpu_deadline is not None and not self.nodes & 1023 \
+                and self.clock() > self.cpu_deadline:
+            raise OutOfTime()
+        if plies_left == 1:
+            # The last ply: every child is final, so no table and no recursion.
+            best = final_margin(own, opp, own_is_black)
+            for point in points_of(FULL ^ own ^ opp):
+                result = place_stone(own, opp, point, prev_own, prev_opp)
+                if result.__class__ is tuple:
+                    best = max(best, final_margin(result[0], result[1], own_is_black))
+            return best
+        key = (own, opp, prev_own, prev_opp, plies_left, own_is_black)
+        entry = self.table.get(key)
+        best_first = None
+        if entry is not None:
+            lower, upper, best_first = entry
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        original_alpha = alpha
+        best, best_move = WORST, None
+        moves = self.children(own, opp, prev_own, prev_opp)
+        if best_first is not None:
+            moves.sort(key=lambda move: move[0] != best_first)
+        for point, new_own, new_opp in moves:
+            score = -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black,
+                                -beta, -alpha)
+            if score > best:
+                best, best_move = score, point
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        if best < beta:
+            if own == prev_own and opp == prev_opp:
+                score = final_margin(own, opp, own_is_black)
+            else:
+                score = -self.value(opp, own, opp, own, plies_left - 1, not own_is_black,
+                                    -beta, -max(alpha, best))
+            if score > best:
+                best, best_move = score, PASS
+        lower = best if best > original_alpha else WORST
+        upper = best if best < beta else -WORST
+        if entry is not None:
+            lower, upper = max(lower, entry[0]), min(upper, entry[1])
+        self.table[key] = (lower, upper, best_move)
+        return best
+
+    def best_move(self, position):
+        """`(move, margin)`: the best placement by exact margin, or PASS if it is no worse.
+
+        Placements are searched first with a full window; the pass then only needs a null
+        window at the best placement's margin (margins are odd, so `best - 1` separates).
+        """
+        own, opp, prev_own, prev_opp = position.mover_view()
+        plies_left = MAX_PLY + 1 - position.ply
+        own_is_black = position.to_move == BLACK
+        best_point, best_margin = PASS, WORST
+        for point, new_own, new_opp in self.children(own, opp, prev_own, prev_opp):
+            margin = -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black,
+                                 WORST, -best_margin)
+            if margin > best_margin:
+                best_point, best_margin = point, margin
+        if position.pass_ends_game:
+            pass_margin = final_margin(own, opp, own_is_black)
+        else:
+            pass_margin = -self.value(opp, own, opp, own, plies_left - 1, not own_is_black,
+                                      -best_margin, 1 - best_margin)
+        if pass_margin >= best_margin:
+            return PASS, pass_margin
+        return best_point, best_margin
+
+
+def winning_pass(position):
+    """The opponent just passed and we are ahead: passing ends the game with our win."""
+    return position.ply > 1 and position.pass_ends_game and position.winner() == position.to_move
+
+
+def search_may_pass(position, pass_stats):
+    """MCTS passes only when the pass is proven to win: a pass costs a point like a lost stone."""
+    return pass_stats.solved == WIN
+
+
+def choose_endgame_move(position, cpu_deadline=None):
+    """`(move, margin)` under exact play, or None when the search is not affordable.
+
+    Passing is chosen when it is at least as good as every placement. Black never passes at
+    ply 1 (that loses at once), which the exact margins already say.
+    """
+    if winning_pass(position):
+        return PASS, None
+    if MAX_PLY + 1 - position.ply > EXACT_PLIES_LEFT:
+        return None
+    try:
+        return ExactSolver(cpu_deadline).best_move(position)
+    except OutOfTime:
+        return None
