@@ -1,0 +1,57 @@
+"""Opening book: answers for plies 1-6 without search, looked up under the 8 symmetries.
+
+Start at `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
+canonical position (the smallest of its 8 symmetric images) to the answer in that frame;
+`lookup` maps the answer back to the board as given. A position the book does not hold
+returns None and goes to search.
+"""
+
+import json
+import os
+
+import go_board
+
+BOOK_PLIES = 6
+BOOK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opening_book.json")
+
+
+def position_key(position):
+    """The text key of one image: colour to move, then current and previous bitboards."""
+    return "{}:{}:{}:{}:{}".format(position.to_move, position.black, position.white,
+                                   position.prev_black, position.prev_white)
+
+
+def canonical(position):
+    """`(key, symmetry)`: the smallest image's key and the symmetry that produces it."""
+    return min((position_key(position.transformed(symmetry)), symmetry)
+               for symmetry in range(go_board.NUM_SYMMETRIES))
+
+
+def load(path=BOOK_PATH):
+    """The book's entries, or an empty book when the file is missing or unreadable."""
+    try:
+        with open(path) as handle:
+            return json.load(handle)["positions"]
+    except (IOError, OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def lookup(position, book=None):
+    """The book's move for `position` in the position's own frame, or None."""
+    if book is None:
+        book = load()
+    key, symmetry = canonical(position)
+    answer = book.get(key)
+    if answer is None:
+        return None
+    if answer == "PASS":
+        return go_board.PASS
+    row, col = (int(field) for field in answer.split(","))
+    canonical_move = go_board.from_coord(row, col)
+    return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
+
+
+def entry(position, move):
+    """The `(key, answer)` pair that `lookup` will map back to `move` for `position`."""
+    key, symmetry = canonical(position)
+    return key, go_board.move_to_text(go_board.SYMMETRIC_POINT[symmetry][move])
