@@ -1,6 +1,7 @@
 """Run a player's command for one move under the grader's limits, and leave nothing behind.
 
-Start at `run_limited`. The grader counts the CPU time of the player's whole process tree
+Start at `run_limited` (one process per move); gtp.py uses its parts, `spawn`, `watch` and
+`kill_tree`, for an engine that lives through a game. The grader counts the CPU time of the player's whole process tree
 (every thread and child) and gives 10 s per move; we add a wall-clock limit so a sleeping
 player cannot stall a match. The command runs in its own session, so its process group holds
 every descendant that did not leave it on purpose; at the end of the move the group and every
@@ -20,6 +21,7 @@ import time
 POLL_SECONDS = 0.005         # how often we check whether the direct child has exited
 CPU_SAMPLE_SECONDS = 0.05    # how often the tree's CPU is read (cheap: one /proc read each)
 TREE_REFRESH_SECONDS = 0.2   # how often new descendants are looked for (scans all of /proc)
+KILL_WAIT_SECONDS = 2.0      # how long we wait for killed processes to be gone
 
 OVER_CPU = "cpu"
 OVER_WALL = "wall"
@@ -116,13 +118,48 @@ def watch(meter, finished, cpu_limit, wall_limit, cpu_already=0.0):
     return None
 
 
+def _still_running(psutil, process):
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _group_processes(psutil, pgid):
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if os.getpgid(process.pid) == pgid:
+                found.append(process)
+        except OSError:
+            pass  # gone since the listing
+    return found
+
+
 def kill_tree(process, meter):
-    """SIGKILL the process group of `process` and every descendant `meter` has seen."""
+    """SIGKILL the process group of `process` and every descendant `meter` has seen.
+
+    Returns once they are all dead (or after KILL_WAIT_SECONDS): SIGKILL is delivered
+    asynchronously, and a dying spinner must not eat the next player's CPU.
+    """
+    import psutil
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass  # the group is already empty
     meter.kill_all()
+    pending = list(meter.members.values()) + _group_processes(psutil, process.pid)
+    deadline = time.perf_counter() + KILL_WAIT_SECONDS
+    while time.perf_counter() < deadline:
+        pending = [member for member in pending if _still_running(psutil, member)]
+        if not pending:
+            return
+        for member in pending:
+            try:
+                member.kill()
+            except psutil.Error:
+                pass
+        time.sleep(POLL_SECONDS)
 
 
 def run_limited(command, cwd, env, cpu_limit, wall_limit, log_path):
