@@ -1,0 +1,161 @@
+"""The search on tiny fixed games and positions: which child it picks, and why."""
+
+import random
+
+import go_board
+from go_board import BLACK, PASS, WHITE, Position, from_coord
+from mcts import core
+from mcts.budget import Budget
+from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.parallel import root_parallel_search
+from mcts.playout import playout
+
+
+class Nim(object):
+    """Take 1 or 2 from a pile; who takes the last object wins. Players are 0 and 1."""
+
+    def __init__(self, pile, player=0):
+        self.pile, self.player = pile, player
+
+    def legal_actions(self):
+        return [take for take in (1, 2) if take <= self.pile]
+
+    def apply(self, take):
+        return Nim(self.pile - take, 1 - self.player)
+
+    def is_terminal(self):
+        return self.pile == 0
+
+    def to_play(self):
+        return self.player
+
+    def reward(self, player):
+        # The player to move at an empty pile did not take the last object.
+        return 0.0 if player == self.player else 1.0
+
+
+class CoinFlipEvaluator(object):
+    def evaluate(self, state, rng):
+        return rng.random()
+
+
+def run(state, simulations, seed=1, evaluator=None):
+    return core.search(state, evaluator or CoinFlipEvaluator(), random.Random(seed),
+                       Budget(max_simulations=simulations))
+
+
+def by_action(result):
+    return {stats.action: stats for stats in result.children}
+
+
+def test_immediate_win_is_proven_and_ends_the_search():
+    result = run(Nim(2), 10000)
+    assert result.proven
+    assert by_action(result)[2].solved == core.WIN
+    assert core.best_action(result.children) == 2
+    assert result.simulations < 20
+
+
+def test_losing_root_proves_every_child_lost():
+    # A pile of 3 loses for the mover: both takes leave the opponent a winning pile.
+    result = run(Nim(3), 10000)
+    assert result.proven
+    assert {stats.action: stats.solved for stats in result.children} == {1: core.LOSS, 2: core.LOSS}
+
+
+def test_solver_finds_the_only_winning_move_deep_in_the_tree():
+    # From 7 the only win is taking 1 (leaving a multiple of 3); noise values cannot hide it.
+    result = run(Nim(7), 20000)
+    assert by_action(result)[1].solved == core.WIN
+    assert core.best_action(result.children) == 1
+
+
+def test_same_seed_same_statistics():
+    first = [stats.as_tuple() for stats in run(Nim(30), 500, seed=3).children]
+    second = [stats.as_tuple() for stats in run(Nim(30), 500, seed=3).children]
+    assert first == second
+
+
+def test_merge_sums_workers_and_keeps_proofs():
+    left = core.SearchResult([core.ChildStats(1, 10, 6.0, None), core.ChildStats(2, 5, 1.0, None)], 15, False)
+    right = core.SearchResult([core.ChildStats(1, 4, 1.0, None), core.ChildStats(2, 3, 3.0, core.WIN)], 7, True)
+    merged = {stats.action: stats.as_tuple() for stats in core.merge([left, right])}
+    assert merged == {1: (1, 14, 7.0, None), 2: (2, 8, 4.0, core.WIN)}
+
+
+def test_best_action_prefers_a_proof_then_visits_and_avoids_proven_losses():
+    children = [core.ChildStats(1, 100, 60.0, core.LOSS), core.ChildStats(2, 40, 20.0, None),
+                core.ChildStats(3, 30, 20.0, None)]
+    assert core.best_action(children) == 2
+    children.append(core.ChildStats(4, 1, 1.0, core.WIN))
+    assert core.best_action(children) == 4
+
+
+LAST_PLY_CAPTURE = """
+    X X X X X
+    O O O O X
+    . O X X X
+    O O X . X
+    O O X X X"""
+
+
+def test_go_search_finds_the_capture_that_wins_at_the_last_ply():
+    # White plays the last ply, both big chains in atari: only capturing at (3,3) wins;
+    # (2,0) is suicide and passing leaves Black ahead 14 to 9 + 2.5.
+    position = Position.from_text(LAST_PLY_CAPTURE, to_move=WHITE, ply=24)
+    assert position.winner() == BLACK
+    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(5), Budget(max_simulations=200))
+    assert core.best_action(result.children) == from_coord(3, 3)
+    assert result.proven
+
+
+def test_root_parallel_search_merges_every_worker():
+    position = Position().play(from_coord(2, 2))
+    children, simulations, workers = root_parallel_search(
+        GoState(position), PlayoutEvaluator(), seed=11, workers=2, cpu_per_worker=0.3,
+        wall_seconds=5.0)
+    assert workers == 2
+    assert sum(stats.visits for stats in children) == simulations
+    assert {stats.action for stats in children} == set(position.legal_moves())
+
+
+def test_playouts_end_the_game_legally():
+    rng = random.Random(9)
+    for knowledge in (False, True):
+        for _ in range(100):
+            black, white = playout(Position(), rng.random, knowledge)
+            assert black & white == 0
+            assert go_board._dead_group(black, white) is None
+
+
+def test_knowledge_playout_captures_a_chain_left_in_atari():
+    # White just played (0,1) into atari: the knowledge policy captures it at once, every time.
+    position = Position.from_text("""
+        X O . . .
+        . X . . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=23, previous="""
+        X . . . .
+        . X . . .
+        . . . . .
+        . . . . .
+        . . . . .""")
+    rng = random.Random(4)
+    for _ in range(20):
+        black, white = playout(position, rng.random, knowledge=True)
+        assert black & (1 << from_coord(0, 2))
+        assert not white & (1 << from_coord(0, 1))
+
+
+def test_pass_is_an_ordinary_action_that_can_end_the_game():
+    after_white_pass = Position.from_text("""
+        X X X . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=9)
+    state = GoState(after_white_pass)
+    assert PASS in state.legal_actions()
+    assert state.apply(PASS).is_terminal()
+    assert state.apply(PASS).reward(BLACK) == 1.0
