@@ -6,12 +6,14 @@ mode must run with the standard library alone on Python 3.7, so the match and pl
 """
 
 import argparse
+import sys
 import time
 
 MATCH, PLAY = "match", "play"
 DEFAULT_GAMES = 10
 DEFAULT_MOVE_CPU = 10.0   # the grader's limit, CPU seconds of the whole process tree
 DEFAULT_MOVE_WALL = 30.0  # ours: a hung player must not stall a match forever
+EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
 
 PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND' run once "
                "per move with input.txt/output.txt, or 'gtp:COMMAND' for a GTP engine")
@@ -90,10 +92,18 @@ def run_play_command(args):
 
 
 def main(argv):
-    if argv and argv[0] == MATCH:
-        return run_match_command(match_parser().parse_args(argv[1:]))
-    if argv and argv[0] == PLAY:
-        return run_play_command(play_parser().parse_args(argv[1:]))
+    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command)}
+    if argv and argv[0] in modes:
+        make_parser, run = modes[argv[0]]
+        parser = make_parser()
+        args = parser.parse_args(argv[1:])
+        try:
+            return run(args)
+        except ValueError as error:  # an unknown player, a missing package
+            parser.error(str(error))
+        except KeyboardInterrupt:
+            sys.stderr.write("\ninterrupted\n")
+            return EXIT_INTERRUPTED
     from referee.judge import run_judge
     args = judge_parser().parse_args(argv)
     return run_judge(args.move, args.verbose)

@@ -35,11 +35,11 @@ def play_game(players, seeds, directory, show=None):
     record = new_record({colour: player.name for colour, player in players.items()})
     history = []  # (colour, action) of every action the referee accepted
     state = judge.opening_input()
-    for colour, player in players.items():
-        player_dir = os.path.join(directory, PLAYER_DIRS[colour])
-        os.mkdir(player_dir)
-        player.start_game(player_dir, colour, seeds[colour])
     try:
+        for colour, player in players.items():
+            player_dir = os.path.join(directory, PLAYER_DIRS[colour])
+            os.mkdir(player_dir)
+            player.start_game(player_dir, colour, seeds[colour])
         ply = 1
         while True:
             mover = state.colour

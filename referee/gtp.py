@@ -13,7 +13,7 @@ import subprocess
 import time
 
 from referee import judge, rules
-from referee.players import END_RESIGN, END_TIME, Turn, time_limit_failure
+from referee.players import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
 from referee.proctree import kill_tree, spawn, watch
 
 # GTP columns skip the letter I; rows count from the bottom, starting at 1.
@@ -49,11 +49,12 @@ def from_vertex(vertex):
     return row, col
 
 
-class GtpPlayer(object):
+class GtpPlayer(Player):
+    """One engine process per game; a failure to set it up aborts the match (GtpError)."""
+
     def __init__(self, name, command, limits):
-        self.name = name
+        Player.__init__(self, name, limits)
         self._command = command
-        self._limits = limits
         self._process = None
         self._meter = None
         self._seen = 0  # how many moves of the game the engine has been told
@@ -66,9 +67,13 @@ class GtpPlayer(object):
                                                stdout=subprocess.PIPE)
         self._seen = 0
         self._buffer = b""
-        for command in ("boardsize {}".format(rules.SIZE), "komi {}".format(rules.KOMI),
-                        "clear_board"):
-            self._ask(command, self._limits.wall)
+        started = time.perf_counter()
+        try:
+            for command in ("boardsize {}".format(rules.SIZE), "komi {}".format(rules.KOMI),
+                            "clear_board"):
+                self._ask(command, self._meter.sample(), started)
+        except _OverLimit:
+            raise GtpError("{!r} did not answer {!r} in time".format(self._command, command))
 
     def move(self, game_input, ply, history):
         cpu_before = self._meter.sample()
@@ -76,10 +81,10 @@ class GtpPlayer(object):
         try:
             for colour, action in history[self._seen:]:
                 self._ask("play {} {}".format(COLOUR_LETTERS[colour], to_vertex(action)),
-                          self._limits.wall, cpu_before)
+                          cpu_before, started)
             self._seen = len(history)
-            answer = self._ask("genmove " + COLOUR_LETTERS[game_input.colour],
-                               self._limits.wall, cpu_before)
+            answer = self._ask("genmove " + COLOUR_LETTERS[game_input.colour], cpu_before,
+                               started)
         except GtpError as error:
             return self._turn(None, cpu_before, started, judge.END_BAD_OUTPUT, str(error))
         except _OverLimit:
@@ -100,16 +105,18 @@ class GtpPlayer(object):
             detail = time_limit_failure(self._limits, cpu, wall)
         return Turn(line, cpu, wall, failure, detail)
 
-    def _ask(self, command, wall_limit, cpu_before=None):
-        """Send one command and return the text of its `=` answer."""
+    def _ask(self, command, cpu_before, started):
+        """Send one command and return the text of its `=` answer.
+
+        The limits are the move's: CPU since `cpu_before`, wall time since `started`.
+        """
         try:
             self._process.stdin.write((command + "\n").encode("ascii"))
             self._process.stdin.flush()
         except OSError as error:
             raise GtpError("cannot send {!r} to the engine: {}".format(command, error))
-        if cpu_before is None:
-            cpu_before = self._meter.sample()
-        if watch(self._meter, self._answer_ready, self._limits.cpu, wall_limit, cpu_before):
+        wall_left = self._limits.wall - (time.perf_counter() - started)
+        if watch(self._meter, self._answer_ready, self._limits.cpu, wall_left, cpu_before):
             raise _OverLimit()
         answer, self._buffer = self._buffer.split(b"\n\n", 1)
         text = answer.decode("utf-8", "replace").strip()

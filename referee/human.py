@@ -14,7 +14,7 @@ import tempfile
 from referee import judge, rules
 from referee.display import COLOUR_NAMES, draw_board
 from referee.game import play_game
-from referee.players import MoveLimits, Turn, make_player
+from referee.players import MoveLimits, Player, Turn, make_player
 
 HUMAN_NAME = "you"
 PROMPT = "Your move as {} (i,j or pass): "
@@ -33,16 +33,13 @@ def parse_entry(text):
     return row, col
 
 
-class HumanPlayer(object):
+class HumanPlayer(Player):
     """Reads moves with `read_line(prompt)` (EOFError ends the game) and `write`s refusals."""
 
     def __init__(self, read_line=input, write=print):
-        self.name = HUMAN_NAME
+        Player.__init__(self, HUMAN_NAME, None)
         self._read_line = read_line
         self._write = write
-
-    def start_game(self, directory, colour, seed):
-        pass
 
     def move(self, game_input, ply, history):
         while True:
@@ -59,9 +56,6 @@ class HumanPlayer(object):
                     self._write("{},{} is refused: {}".format(action[0], action[1], refusal))
                     continue
             return Turn(judge.action_to_text(action), 0.0, 0.0, None, None)
-
-    def end_game(self):
-        pass
 
 
 def play_against(opponent_spec, colour, seed, move_cpu, move_wall):

@@ -58,17 +58,21 @@ def game_jobs(specs, names, games, seed, limits, show, builtin_players):
     return jobs
 
 
+def printer_for_game(game):
+    """The --show callback: one write per ply, so parallel games interleave whole boards."""
+    def show(text):
+        sys.stdout.write("game {} {}".format(game, text))
+        sys.stdout.flush()
+    return show
+
+
 def play_job(job):
     """Play one game of the match; runs in a worker process when games are parallel."""
     players = {}
     for colour in (BLACK, WHITE):
         players[colour] = make_player(job.specs[colour], job.limits, job.builtin_players)
         players[colour].name = job.names[colour]
-    show = None
-    if job.show:
-        def show(text):
-            sys.stdout.write("game {} {}".format(job.game, text))
-            sys.stdout.flush()
+    show = printer_for_game(job.game) if job.show else None
     directory = tempfile.mkdtemp(prefix="littlego-game-{}-".format(job.game))
     try:
         record = play_game(players, job.seeds, directory, show)

@@ -7,8 +7,8 @@
   directory, which gets input.txt and loses output.txt before each call (see proctree);
 - `gtp:<command>`: a GTP engine such as GNU Go (see gtp.py).
 
-A player has `start_game(directory, colour, seed)`, `move(game_input, ply, history) -> Turn`
-and `end_game()`. A Turn carries output.txt's first line (or, when the player failed before
+A `Player` has `start_game(directory, colour, seed)`, `move(game_input, ply, history) ->
+Turn` and `end_game()`. A Turn carries output.txt's first line (or, when the player failed before
 writing one, the reason its colour loses) and the CPU and wall seconds the move took. The game
 loop (game.py) then judges the line exactly as judge mode would.
 """
@@ -55,13 +55,29 @@ def go_board_position(game_input, ply):
     return go_board.Position(black, white, game_input.colour, ply, prev_black, prev_white)
 
 
-class BuiltinPlayer(object):
+class Player(object):
+    """What the game loop asks of a player; `name` labels it in records and tables."""
+
+    def __init__(self, name, limits):
+        self.name = name
+        self._limits = limits
+
+    def start_game(self, directory, colour, seed):
+        pass
+
+    def move(self, game_input, ply, history):
+        raise NotImplementedError
+
+    def end_game(self):
+        pass
+
+
+class BuiltinPlayer(Player):
     """An in-process player from opponents.BUILTIN_PLAYERS; its limits are checked afterwards."""
 
     def __init__(self, name, factory, limits):
-        self.name = name
+        Player.__init__(self, name, limits)
         self._factory = factory
-        self._limits = limits
         self._engine = None
 
     def start_game(self, directory, colour, seed):
@@ -88,13 +104,12 @@ class BuiltinPlayer(object):
         self._engine = None
 
 
-class CommandPlayer(object):
+class CommandPlayer(Player):
     """A program run once per move, as the grader runs `python3 my_player3.py`."""
 
     def __init__(self, name, command, limits):
-        self.name = name
+        Player.__init__(self, name, limits)
         self._command = command
-        self._limits = limits
         self._directory = None
         self._env = None
         self._log = None
@@ -123,13 +138,13 @@ class CommandPlayer(object):
                         "{} (exit status {})".format(error, run.exit_status))
         return Turn(line, run.cpu, run.wall, None, None)
 
-    def end_game(self):
-        pass
-
 
 def load_builtin_players():
     """opponents.BUILTIN_PLAYERS, imported only when a built-in player is asked for."""
-    from opponents import BUILTIN_PLAYERS
+    try:
+        from opponents import BUILTIN_PLAYERS
+    except ImportError as error:
+        raise ValueError("built-in players need the opponents package: {}".format(error))
     return BUILTIN_PLAYERS
 
 

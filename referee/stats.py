@@ -28,7 +28,10 @@ def wilson_interval(wins, games, z=Z_95):
     denominator = 1 + z * z / games
     centre = (rate + z * z / (2 * games)) / denominator
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 or all wins one end is exactly 0 or 1; rounding must not turn it into 1e-17.
+    low = 0.0 if wins == 0 else centre - half
+    high = 1.0 if wins == games else centre + half
+    return low, high
 
 
 def elo_difference(rate):

@@ -23,6 +23,22 @@ EMPTY = """
 . . . . .
 """
 
+# White to move: Black has just taken a ko at 1,2; retaking at 1,1 would repeat KO_BEFORE.
+KO_BEFORE = """
+    . X O . .
+    X O . O .
+    . X O . .
+    . . . . .
+    . . . . .
+"""
+KO_AFTER_BLACK_TOOK = """
+    . X O . .
+    X . X O .
+    . X O . .
+    . . . . .
+    . . . . .
+"""
+
 
 def load_fixture(name):
     """Import tests/fixtures/NAME.py as a module (the fixtures are scripts, not a package)."""

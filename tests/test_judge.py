@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from referee import judge, rules
-from referee_support import (EMPTY, HOST, RANDOM_PLAYER, REPO, input_text, load_fixture,
-                             run_host)
+from referee_support import (EMPTY, HOST, KO_AFTER_BLACK_TOOK, KO_BEFORE, RANDOM_PLAYER, REPO,
+                             input_text, load_fixture, run_host)
 
 random_player = load_fixture("random_player")
 
@@ -47,20 +47,6 @@ BEFORE_WHITE = """
     X O . . .
     . . . . .
     . . O . .
-    . . . . .
-"""
-KO_BEFORE = """
-    . X O . .
-    X O . O .
-    . X O . .
-    . . . . .
-    . . . . .
-"""
-KO_AFTER_BLACK_TOOK = """
-    . X O . .
-    X . X O .
-    . X O . .
-    . . . . .
     . . . . .
 """
 # 12 black and 9 white stones: Black leads 12 to 11.5; a white stone makes it 12 to 12.5.

@@ -71,6 +71,8 @@ def test_the_table_has_a_row_per_player_and_colour(tmp_path):
     assert [(rows["first", c]["games"], rows["first", c]["wins"])
             for c in ("Black", "White", "both")] == [(2, 2), (2, 2), (4, 4)]
     assert rows["passer", "both"]["wins"] == 0
+    assert (rows["passer", "both"]["wilson_low"], rows["passer", "both"]["elo_low"]) == (
+        0.0, -math.inf)
     assert rows["first", "both"]["wilson_low"] == pytest.approx(0.5101, abs=1e-4)
     assert rows["first", "both"]["elo"] == math.inf
     assert rows["passer", "both"]["elo_high"] == pytest.approx(-stats.elo_difference(0.5101),
@@ -213,6 +215,15 @@ def test_parallel_games_give_the_same_records_as_serial_ones():
         [{k: v for k, v in r.items() if k not in strip} for r in parallel]
 
 
+def test_host_match_rejects_an_unknown_player_with_a_usage_error(tmp_path):
+    done = subprocess.run([PYTHON, HOST, "match", "cmd:true", "nobody", "--out",
+                           str(tmp_path / "out")], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 2
+    assert "host.py match: error: " in done.stderr.decode()
+    assert "Traceback" not in done.stderr.decode()
+
+
 def test_an_unknown_player_fails_before_any_game(tmp_path):
     with pytest.raises(ValueError, match="unknown player 'nobody'"):
         run_match("nobody", "first", games=2, out_dir=str(tmp_path / "out"), **FAST)
@@ -241,6 +252,18 @@ def test_a_gtp_engine_follows_the_game_and_its_moves_are_judged():
 def test_a_gtp_resignation_or_illegal_move_loses(mode, reason):
     record = run_match("first", gtp_fixture(mode), games=1, **FAST).records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, reason)
+
+
+def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
+    started = time.perf_counter()
+    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=0.5,
+                       builtin_players=STUB_PLAYERS)
+    record = result.records[0]
+    assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
+    assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.5 s")
+    assert time.perf_counter() - started < 10
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if "gtp_engine.py" in " ".join(p.info["cmdline"] or []) and alive(p.pid)]
 
 
 def test_gtp_vertices_skip_the_letter_i():

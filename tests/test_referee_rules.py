@@ -8,7 +8,7 @@ import pytest
 
 from referee import judge, rules
 from referee.display import draw_board
-from referee_support import EMPTY, board, input_text
+from referee_support import EMPTY, KO_AFTER_BLACK_TOOK, KO_BEFORE, board, input_text
 
 
 def place(previous, current, i, j, colour):
@@ -90,22 +90,6 @@ def test_one_stone_can_capture_two_chains():
 ])
 def test_suicide_is_refused(current, point):
     assert place(current, current, point[0], point[1], rules.BLACK) == (None, rules.SUICIDE)
-
-
-KO_BEFORE = """
-    . X O . .
-    X O . O .
-    . X O . .
-    . . . . .
-    . . . . .
-"""
-KO_AFTER_BLACK_TOOK = """
-    . X O . .
-    X . X O .
-    . X O . .
-    . . . . .
-    . . . . .
-"""
 
 
 def test_retaking_a_ko_at_once_is_refused():
