@@ -11,18 +11,16 @@ import os
 from referee import judge, rules
 from referee.rules import BLACK, WHITE
 
-PLAYER_DIRS = {BLACK: "black", WHITE: "white"}
+# A colour's key in GameRecords and the name of its player's directory.
+SIDES = {BLACK: "black", WHITE: "white"}
 
 
 def new_record(names):
+    """A GameRecord before the game: per side, the player's name, CPU and wall per move."""
     return {"black": names[BLACK], "white": names[WHITE], "winner": None, "winner_name": None,
             "reason": None, "detail": None, "plies": 0, "moves": [], "black_stones": 0,
             "white_stones": 0, "cpu": {"black": [], "white": []},
             "wall": {"black": [], "white": []}}
-
-
-def colour_key(colour):
-    return PLAYER_DIRS[colour]
 
 
 def play_game(players, seeds, directory, show=None):
@@ -37,15 +35,15 @@ def play_game(players, seeds, directory, show=None):
     state = judge.opening_input()
     try:
         for colour, player in players.items():
-            player_dir = os.path.join(directory, PLAYER_DIRS[colour])
+            player_dir = os.path.join(directory, SIDES[colour])
             os.mkdir(player_dir)
             player.start_game(player_dir, colour, seeds[colour])
         ply = 1
         while True:
             mover = state.colour
             turn = players[mover].move(state, ply, history)
-            record["cpu"][colour_key(mover)].append(round(turn.cpu, 4))
-            record["wall"][colour_key(mover)].append(round(turn.wall, 4))
+            record["cpu"][SIDES[mover]].append(round(turn.cpu, 4))
+            record["wall"][SIDES[mover]].append(round(turn.wall, 4))
             verdict, action = judge_turn(state, turn, ply)
             if verdict.reason in (None, judge.END_SCORE):
                 history.append((mover, action))

@@ -17,6 +17,7 @@ import collections
 import os
 import time
 
+import go_board
 from referee import judge, rules
 
 CMD_PREFIX = "cmd:"
@@ -45,8 +46,6 @@ def time_limit_failure(limits, cpu, wall):
 
 def go_board_position(game_input, ply):
     """The go_board.Position the built-in players read: exact boards, colour and ply."""
-    import go_board
-
     def bits(board):
         return go_board.parse_board("\n".join("".join(str(p) for p in row) for row in board))
 
@@ -84,7 +83,6 @@ class BuiltinPlayer(Player):
         self._engine = self._factory(seed)
 
     def move(self, game_input, ply, history):
-        import go_board
         position = go_board_position(game_input, ply)
         cpu_start, wall_start = time.process_time(), time.perf_counter()
         point = self._engine.choose_move(position)

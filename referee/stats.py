@@ -9,13 +9,13 @@ observed rate is 0% or 100%.
 import math
 
 from referee import judge
+from referee.game import SIDES
 from referee.players import END_RESIGN, END_TIME
 from referee.rules import BLACK, WHITE
 
 Z_95 = 1.959963984540054
 ELO_SCALE = 400.0
 COLOUR_LABELS = ((BLACK, "Black"), (WHITE, "White"), (None, "both"))
-SIDE_KEYS = {BLACK: "black", WHITE: "white"}
 LOSS_REASONS = ((END_TIME, "time"), (judge.END_ILLEGAL, "illegal"),
                 (judge.END_BAD_OUTPUT, "bad"), (END_RESIGN, "resign"))
 
@@ -52,7 +52,7 @@ def summary_rows(records, names):
     rows = []
     for name in names:
         for colour, label in COLOUR_LABELS:
-            sides = [SIDE_KEYS[c] for c in (BLACK, WHITE) if colour in (None, c)]
+            sides = [SIDES[c] for c in (BLACK, WHITE) if colour in (None, c)]
             games = [(record, side) for record in records for side in sides
                      if record[side] == name]
             lost = [record["reason"] for record, side in games

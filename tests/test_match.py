@@ -199,6 +199,16 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
     assert not any(alive(pid) for pid in spinner_pids(pids))
 
 
+def test_cpu_of_child_processes_counts_for_the_move():
+    # The player's one move is off the board, so the game ends after its first turn.
+    busy = "cmd:{} {} 2 0.3 9,9".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
+    record = run_match("first", busy, games=1, move_cpu=5.0, move_wall=30.0,
+                       builtin_players=STUB_PLAYERS).records[0]
+    assert record["reason"] == judge.END_ILLEGAL
+    (cpu,) = record["cpu"]["white"]
+    assert 0.6 <= cpu < 1.5
+
+
 def test_a_player_over_the_wall_limit_loses():
     record = run_match("cmd:sleep 5", "first", games=1, move_cpu=5.0, move_wall=0.3,
                        builtin_players=STUB_PLAYERS).records[0]
