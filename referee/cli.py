@@ -16,7 +16,8 @@ DEFAULT_MOVE_WALL = 30.0  # ours: a hung player must not stall a match forever
 EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
 
 PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND' run once "
-               "per move with input.txt/output.txt, or 'gtp:COMMAND' for a GTP engine")
+               "per move with input.txt/output.txt, or 'gtp:COMMAND' for a GTP engine; "
+               "commands run in the game's directory, so give absolute paths")
 
 
 def judge_parser():
