@@ -1,0 +1,188 @@
+"""The opening book: the centre first, the proven third moves of rules.md, legal answers only.
+
+The book stores one canonical image per position and `lookup` maps the answer back through the
+board's 8 symmetries, so every claim is checked on every image. A book that cannot be read
+must cost nothing but the book: an empty book, never a crash.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+import go_board  # noqa: E402
+import opening_book  # noqa: E402
+from go_board import BLACK, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT, Position, from_coord  # noqa: E402
+from step_storage import smallest_consistent_ply  # noqa: E402
+
+CENTRE = from_coord(2, 2)
+# rules.md, "Known exact results": after B(2,2) and each White reply (up to symmetry), the
+# third moves proven to win for Black.
+PROVEN_THIRD_MOVES = {
+    (0, 0): [(2, 3), (3, 2)],
+    (0, 1): [(1, 2)],
+    (1, 1): [(1, 2), (2, 1)],
+    (1, 2): [(2, 1), (2, 3)],
+}
+BOOK = opening_book.load()
+
+
+def book_position(key):
+    """The Position a book key stands for (the ply is the smallest the stones allow)."""
+    to_move, black, white, prev_black, prev_white = (int(field) for field in key.split(":"))
+    ply = smallest_consistent_ply(to_move, (black, white))
+    return Position(black, white, to_move, ply, prev_black, prev_white)
+
+
+def canonical_after(position, move):
+    return opening_book.canonical(position.play(move))[0]
+
+
+def test_the_book_file_is_readable_and_not_empty():
+    # Every other test here would pass vacuously on an empty book.
+    assert BOOK and isinstance(BOOK, dict)
+
+
+def test_black_opens_at_the_centre():
+    # A pass here ends the game at once with White's win; every other opening is a proven loss.
+    assert opening_book.lookup(Position(), BOOK) == CENTRE
+
+
+def third_move_cases():
+    for reply, answers in sorted(PROVEN_THIRD_MOVES.items()):
+        for symmetry in range(NUM_SYMMETRIES):
+            yield pytest.param(reply, answers, symmetry, id="W{}-sym{}".format(reply, symmetry))
+
+
+@pytest.mark.parametrize("reply, answers, symmetry", list(third_move_cases()))
+def test_the_third_move_is_a_proven_winner_in_every_image(reply, answers, symmetry):
+    # The centre is fixed by every symmetry, so each image is B(2,2) and White's reply moved.
+    white_point = SYMMETRIC_POINT[symmetry][from_coord(*reply)]
+    position = Position().play(CENTRE).play(white_point)
+    assert position.ply == 3 and position.to_move == BLACK
+    winners = sorted(go_board.to_coord(SYMMETRIC_POINT[symmetry][from_coord(*answer)])
+                     for answer in answers)
+    move = opening_book.lookup(position, BOOK)
+    assert move is not None, "no book answer after W{}".format(go_board.to_coord(white_point))
+    assert go_board.to_coord(move) in winners
+
+
+@pytest.mark.parametrize("key", sorted(BOOK))
+def test_every_book_answer_is_legal_and_consistent_in_every_image(key):
+    position = book_position(key)
+    answer = opening_book.lookup(position, BOOK)
+    assert position.is_legal(answer)
+    for symmetry in range(NUM_SYMMETRIES):
+        image = position.transformed(symmetry)
+        image_answer = opening_book.lookup(image, BOOK)
+        assert image.is_legal(image_answer)
+        # The image's answer is the same move seen through the symmetry (up to the position's
+        # own symmetries), so both lead to the same canonical position.
+        assert canonical_after(image, image_answer) == canonical_after(position, answer)
+
+
+@pytest.mark.parametrize("key", sorted(BOOK))
+def test_every_entry_is_stored_under_its_canonical_key(key):
+    # An entry under any other image's key could never be found by lookup.
+    assert opening_book.canonical(book_position(key))[0] == key
+
+
+@pytest.mark.parametrize("key", sorted(BOOK))
+def test_every_entry_is_within_the_book_plies(key):
+    # The agent only consults the book up to BOOK_PLIES, so later entries are dead weight.
+    assert book_position(key).ply <= opening_book.BOOK_PLIES
+
+
+MIDGAME = Position.from_text("""
+    . O X . .
+    O O X X .
+    . X X O .
+    . X O O .
+    . . . . .""", to_move=BLACK, ply=13)
+
+
+def test_a_position_the_book_does_not_hold_gives_none():
+    # Eleven stones cannot stand on the board by ply 6, so no book can hold this.
+    assert opening_book.lookup(MIDGAME, BOOK) is None
+    # And an entry for a different position does not answer this one.
+    other_key = opening_book.canonical(MIDGAME.play(from_coord(4, 4)))[0]
+    assert opening_book.lookup(MIDGAME, {other_key: "0,0"}) is None
+
+
+def test_the_default_book_is_the_file_next_to_the_module():
+    assert opening_book.lookup(Position()) == CENTRE
+    assert opening_book.lookup(MIDGAME) is None
+
+
+CORRUPT_BOOKS = [
+    pytest.param(b"{\"positions\": {\"1:0:0:0:0\": \"2,2\"", id="truncated"),
+    pytest.param(b"not json at all", id="not json"),
+    pytest.param(b"", id="empty file"),
+    pytest.param(b"\x89PNG\r\n\x1a\n\x00\xff\xfe", id="binary"),
+    pytest.param(b"[]", id="top level list"),
+    pytest.param(b"\"positions\"", id="top level string"),
+    pytest.param(b"{\"built_with\": {}}", id="no positions"),
+    pytest.param(b"{\"positions\": []}", id="positions a list", marks=pytest.mark.xfail(
+        strict=True, reason="opening_book.load returns the list; lookup then raises "
+                            "AttributeError ('list' object has no attribute 'get')")),
+    pytest.param(b"{\"positions\": null}", id="positions null", marks=pytest.mark.xfail(
+        strict=True, reason="opening_book.load returns None, which lookup(position, None) "
+                            "takes as 'load the default book'")),
+]
+
+
+def test_a_missing_book_file_is_an_empty_book(tmp_path):
+    book = opening_book.load(str(tmp_path / "no_such_book.json"))
+    assert book == {}
+    assert opening_book.lookup(Position(), book) is None
+
+
+@pytest.mark.parametrize("content", CORRUPT_BOOKS)
+def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
+    path = tmp_path / "opening_book.json"
+    path.write_bytes(content)
+    book = opening_book.load(str(path))
+    assert book == {}
+    assert opening_book.lookup(Position(), book) is None
+
+
+AGENT_SOURCES = ["my_player.py", "go_board.py", "endgame.py", "opening_book.py",
+                 "step_storage", "mcts"]
+OPENING_INPUT = b"1\n" + b"\n".join([b"00000"] * 10)
+
+
+@pytest.mark.parametrize("book_bytes", [None, b"{\"positions\": {\"1:0:0:0"],
+                         ids=["missing", "truncated"])
+def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, book_bytes):
+    # As submitted: the agent's sources in one folder, its book file missing or broken.
+    agent_dir, game_dir = tmp_path / "agent", tmp_path / "game"
+    agent_dir.mkdir()
+    game_dir.mkdir()
+    for name in AGENT_SOURCES:
+        source = os.path.join(REPO_ROOT, name)
+        if os.path.isdir(source):
+            shutil.copytree(source, str(agent_dir / name),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, str(agent_dir / name))
+    if book_bytes is not None:
+        (agent_dir / "opening_book.json").write_bytes(book_bytes)
+    (game_dir / "input.txt").write_bytes(OPENING_INPUT)
+    env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
+    env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
+    result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    output = (game_dir / "output.txt").read_bytes().decode("ascii")
+    assert output != "PASS"
+    row, col = (int(field) for field in output.split(","))
+    assert Position().is_legal(from_coord(row, col))
+    # The book was not used, so the move came from somewhere else (search or fallback).
+    assert b"via book" not in result.stderr
