@@ -1,11 +1,12 @@
 """Run a player's command for one move under the grader's limits, and leave nothing behind.
 
 Start at `run_limited` (one process per move); gtp.py uses its parts, `spawn`, `watch` and
-`kill_tree`, for an engine that lives through a game. The grader counts the CPU time of the player's whole process tree
-(every thread and child) and gives 10 s per move; we add a wall-clock limit so a sleeping
-player cannot stall a match. The command runs in its own session, so its process group holds
-every descendant that did not leave it on purpose; at the end of the move the group and every
-descendant we ever saw are killed, whether the move finished, timed out or was interrupted.
+`kill_tree`, for an engine that lives through a game. The grader counts the CPU time of the
+player's whole process tree (every thread and child) and gives 10 s per move; we add a
+wall-clock limit so a sleeping player cannot stall a match. The command runs in its own
+session, so its process group holds every descendant that did not leave it on purpose; at the
+end of the move the group and every descendant we ever saw are killed, whether the move
+finished, timed out or was interrupted.
 
 CPU is measured two ways and the larger wins: `TreeCpuMeter` samples the live tree with psutil
 (so a runaway is caught while it runs), and os.wait4 gives the direct child's own usage plus
@@ -71,13 +72,6 @@ class TreeCpuMeter(object):
         self._usage = usage
         self.cpu = max(self.cpu, self._lost + sum(cpu for cpu, _ in usage.values()))
         return self.cpu
-
-    def kill_all(self):
-        for process in self.members.values():
-            try:
-                process.kill()  # psutil refuses if the pid now belongs to another process
-            except self._psutil.Error:
-                pass
 
 
 def _exit_status(status):
@@ -147,7 +141,8 @@ def kill_tree(process, meter):
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass  # the group is already empty
-    meter.kill_all()
+    # Members that left the group (setsid) are still ours; psutil refuses to kill a pid that
+    # now belongs to another process.
     pending = list(meter.members.values()) + _group_processes(psutil, process.pid)
     deadline = time.perf_counter() + KILL_WAIT_SECONDS
     while time.perf_counter() < deadline:

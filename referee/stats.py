@@ -75,7 +75,9 @@ def summary_rows(records, names):
 
 
 def _elo_text(value):
-    return "{:+d}".format(int(round(value))) if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    if math.isfinite(value):
+        return "{:+d}".format(int(round(value)))
+    return "+inf" if value > 0 else "-inf"
 
 
 TABLE_HEADER = ("player", "colour", "games", "wins", "win%", "95% CI", "Elo", "Elo 95% CI",

@@ -169,7 +169,8 @@ def test_input_with_crlf_and_final_newline_is_read_and_rewritten_plainly(tmp_pat
     judge_case(tmp_path, 1, crlf, b"2,2", 0, input_text(2, EMPTY, CENTRE))
 
 
-@pytest.mark.parametrize("content", [None, "", "hello", "1\n00000", "1\n" + "00000\n" * 9 + "0x000"])
+@pytest.mark.parametrize("content", [
+    None, "", "hello", "1\n00000", "1\n" + "00000\n" * 9 + "0x000"])
 def test_a_missing_or_garbled_input_exits_3_with_a_message(tmp_path, content):
     if content is not None:
         (tmp_path / "input.txt").write_text(content)
