@@ -1,0 +1,52 @@
+# Little-Go. `make match` plays the agent against random with the board shown; `make test`
+# runs the tests. Both set up .venv themselves on a fresh machine.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PLAYER := cmd:$(PY) $(CURDIR)/my_player.py
+GAMES ?= 2
+RUNS := runs
+
+.PHONY: install test test-fast lint match play bench-engine bench ladder submission clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q tests
+
+lint: $(STAMP)
+	$(PY) -m vermin --target=3.7- --no-tips --violations --eval-annotations \
+	    my_player.py go_board.py endgame.py opening_book.py step_storage mcts opponents host.py referee
+	duplicates
+
+# The main job: the agent against the random player, the board shown after every move.
+match: $(STAMP)
+	$(PY) host.py match "$(PLAYER)" random --games $(GAMES) --show --out $(RUNS)/match-random
+
+# A human against the agent in the terminal (COLOUR=1 to play Black).
+COLOUR ?= 1
+play: $(STAMP)
+	$(PY) host.py play --opponent "$(PLAYER)" --colour $(COLOUR)
+
+bench-engine: $(STAMP)
+	$(PY) tools/bench_engine.py
+
+bench: $(STAMP)
+	$(PY) tools/bench.py
+
+ladder: $(STAMP)
+	$(PY) tools/ladder.py
+
+submission: $(STAMP)
+	$(PY) tools/make_submission.py --out dist/submission
+
+clean:
+	rm -rf $(VENV) dist $(RUNS) .pytest_cache
