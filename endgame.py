@@ -14,9 +14,11 @@ import go_board
 from mcts.core import WIN
 from go_board import BLACK, FULL, MAX_PLY, PASS, place_stone, points_of, popcount
 
-# Measured with `make bench` (docs/benchmarks.md): from this many plies left the exact search
-# finishes in well under a second of CPU on this machine, worst case included.
-EXACT_PLIES_LEFT = 10
+# Measured with `make bench` (docs/benchmarks.md): from 12 plies left the win/loss search
+# usually finishes within a few CPU seconds; when it does not, MCTS takes the move.
+EXACT_PLIES_LEFT = 12
+# CPU allowed for refining a proven result into exact margins (for the pass rule).
+MARGIN_SEARCH_CPU = 1.5
 KOMI_HALF_POINTS = int(2 * go_board.KOMI)
 WORST = -(2 * go_board.NUM_POINTS + KOMI_HALF_POINTS + 1)
 
@@ -107,26 +109,39 @@ class ExactSolver(object):
         self.table[key] = (lower, upper, best_move)
         return best
 
+    def _root(self, position):
+        own, opp, prev_own, prev_opp = position.mover_view()
+        return own, opp, prev_own, prev_opp, MAX_PLY + 1 - position.ply, position.to_move == BLACK
+
+    def pass_value(self, position, alpha, beta):
+        """The margin of passing now, exact inside (alpha, beta)."""
+        own, opp, _, _, plies_left, own_is_black = self._root(position)
+        if position.pass_ends_game:
+            return final_margin(own, opp, own_is_black)
+        return -self.value(opp, own, opp, own, plies_left - 1, not own_is_black, -beta, -alpha)
+
+    def winning_placement(self, position):
+        """A placement proven to win, or None when none does: null-window tests at margin 0."""
+        own, opp, prev_own, prev_opp, plies_left, own_is_black = self._root(position)
+        for point, new_own, new_opp in self.children(own, opp, prev_own, prev_opp):
+            if -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black, -1, 0) > 0:
+                return point
+        return None
+
     def best_move(self, position):
         """`(move, margin)`: the best placement by exact margin, or PASS if it is no worse.
 
         Placements are searched first with a full window; the pass then only needs a null
         window at the best placement's margin (margins are odd, so `best - 1` separates).
         """
-        own, opp, prev_own, prev_opp = position.mover_view()
-        plies_left = MAX_PLY + 1 - position.ply
-        own_is_black = position.to_move == BLACK
+        own, opp, prev_own, prev_opp, plies_left, own_is_black = self._root(position)
         best_point, best_margin = PASS, WORST
         for point, new_own, new_opp in self.children(own, opp, prev_own, prev_opp):
             margin = -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black,
                                  WORST, -best_margin)
             if margin > best_margin:
                 best_point, best_margin = point, margin
-        if position.pass_ends_game:
-            pass_margin = final_margin(own, opp, own_is_black)
-        else:
-            pass_margin = -self.value(opp, own, opp, own, plies_left - 1, not own_is_black,
-                                      -best_margin, 1 - best_margin)
+        pass_margin = self.pass_value(position, best_margin - 1, best_margin)
         if pass_margin >= best_margin:
             return PASS, pass_margin
         return best_point, best_margin
@@ -145,14 +160,24 @@ def search_may_pass(position, pass_stats):
 def choose_endgame_move(position, cpu_deadline=None):
     """`(move, margin)` under exact play, or None when the search is not affordable.
 
+    First win or loss (null windows are cheap), then exact margins within MARGIN_SEARCH_CPU
+    more; when only the first finishes, a proven winning placement is played with margin None.
     Passing is chosen when it is at least as good as every placement. Black never passes at
-    ply 1 (that loses at once), which the exact margins already say.
+    ply 1 (that loses at once), which the exact search already says.
     """
     if winning_pass(position):
         return PASS, None
     if MAX_PLY + 1 - position.ply > EXACT_PLIES_LEFT:
         return None
+    solver = ExactSolver(cpu_deadline)
+    winner = None
     try:
-        return ExactSolver(cpu_deadline).best_move(position)
+        winner = solver.winning_placement(position)
+        if winner is None and solver.pass_value(position, 0, 1) > 0:
+            return PASS, None
+        margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
+        if cpu_deadline is None or margin_deadline < cpu_deadline:
+            solver.cpu_deadline = margin_deadline
+        return solver.best_move(position)
     except OutOfTime:
-        return None
+        return None if winner is None else (winner, None)

@@ -1,0 +1,180 @@
+"""Little-Go agent: one call, one move, from input.txt to output.txt.
+
+Reading guide: `main` is the whole pipeline, in the order it runs:
+1. read input.txt (`go_board.read_input`): a malformed file is one line on stderr, exit 2;
+2. restore the ply and this game's CPU ledger (`step_storage.restore`);
+3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
+   plies 1-6 -> the opening book (`opening_book.lookup`); few plies left -> exact endgame
+   search (`endgame`); otherwise, or when those give nothing in time, root-parallel MCTS
+   (`mcts.parallel`) on the CPU budget from `move_budget`;
+4. write output.txt atomically, then the step file with the CPU this call used.
+Whatever fails inside step 3, a legal move is still written (the best known, else any).
+
+Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
+LITTLEGO_WORKERS, LITTLEGO_SEED, and LITTLEGO_BOOK / LITTLEGO_SOLVER / LITTLEGO_KNOWLEDGE (0 turns
+a part off, for measuring what it is worth).
+"""
+
+import os
+import sys
+import time
+
+import endgame
+import go_board
+import opening_book
+import step_storage
+from go_board import BLACK, MAX_PLY, PASS
+from mcts import core
+from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.parallel import root_parallel_search, usable_cores
+
+PLAYER_NAME = "my_player"
+DEFAULT_MOVE_CPU = 8.5
+DEFAULT_GAME_CPU = 55.0
+# CPU kept back for what follows the search: merging, writing files, interpreter exit.
+EXIT_RESERVE_CPU = 0.25
+MIN_SEARCH_CPU = 0.2
+# A move the exact search may take costs about this share of a searched move.
+SOLVER_MOVE_WEIGHT = 0.5
+# Share of a move's budget the exact search may use before MCTS takes over.
+SOLVER_SHARE = 0.6
+WALL_PER_CPU = 1.5
+
+
+class Settings(object):
+    def __init__(self, environ):
+        self.move_cpu = float(environ.get("LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU))
+        self.game_cpu = float(environ.get("LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU))
+        self.workers = int(environ.get("LITTLEGO_WORKERS", 0)) or usable_cores()
+        seed = environ.get("LITTLEGO_SEED")
+        self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
+        self.use_book = environ.get("LITTLEGO_BOOK", "1") != "0"
+        self.use_solver = environ.get("LITTLEGO_SOLVER", "1") != "0"
+        self.knowledge = environ.get("LITTLEGO_KNOWLEDGE", "1") != "0"
+
+
+def tree_cpu_seconds():
+    """CPU of this process since it started (interpreter start-up included) plus reaped children."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def log(message):
+    sys.stderr.write("my_player: {}\n".format(message))
+
+
+def cpu_spent_before(state, settings):
+    """This game's CPU before this call; a lost ledger counts as a full share per earlier move."""
+    if state.cpu_used is not None:
+        return state.cpu_used
+    earlier_moves = len(range(2 - state.ply % 2, state.ply, 2))
+    return settings.game_cpu * earlier_moves / len(range(1, MAX_PLY + 1, 2))
+
+
+def move_budget(ply, cpu_used, settings):
+    """CPU seconds for this whole call: the game's remaining CPU spread over our moves left.
+
+    Book moves cost nothing and moves the exact search takes cost little, so the middle game,
+    where the result is decided, gets the most.
+    """
+    our_plies = range(ply, MAX_PLY + 1, 2)
+    weights = 0.0
+    for our_ply in our_plies:
+        if settings.use_book and our_ply <= opening_book.BOOK_PLIES:
+            continue
+        solver_takes_it = settings.use_solver and MAX_PLY + 1 - our_ply <= endgame.EXACT_PLIES_LEFT
+        weights += SOLVER_MOVE_WEIGHT if solver_takes_it else 1.0
+    share = (settings.game_cpu - cpu_used) / max(weights, 1.0)
+    return max(min(settings.move_cpu, share), MIN_SEARCH_CPU + EXIT_RESERVE_CPU)
+
+
+def search_move(position, budget_end, settings, report):
+    """Root-parallel MCTS until the tree's CPU reaches `budget_end`; returns a move or None."""
+    available = budget_end - EXIT_RESERVE_CPU - tree_cpu_seconds()
+    if available < MIN_SEARCH_CPU:
+        available = MIN_SEARCH_CPU
+    per_worker = available / settings.workers
+    children, simulations, workers_used = root_parallel_search(
+        GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
+        settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log)
+    report["simulations"] = simulations
+    report["workers"] = workers_used
+    placements = [stats for stats in children if stats.action != PASS]
+    passing = [stats for stats in children if stats.action == PASS]
+    if passing and (not placements or endgame.search_may_pass(position, passing[0])):
+        return PASS
+    return core.best_action(placements) if placements else None
+
+
+def choose_move(position, budget_end, settings, report):
+    """The move for `position`; every branch returns a legal move."""
+    placements = position.legal_placements()
+    if not placements:
+        report["source"] = "no placement"
+        return PASS
+    if endgame.winning_pass(position):
+        report["source"] = "winning pass"
+        return PASS
+    if settings.use_book and position.ply <= opening_book.BOOK_PLIES:
+        move = opening_book.lookup(position)
+        if move is not None and position.is_legal(move):
+            report["source"] = "book"
+            return move
+    if settings.use_solver:
+        now = tree_cpu_seconds()
+        deadline = time.process_time() + SOLVER_SHARE * (budget_end - now)
+        exact = endgame.choose_endgame_move(position, deadline)
+        if exact is not None:
+            report["source"] = "exact"
+            report["margin"] = exact[1]
+            return exact[0]
+    move = search_move(position, budget_end, settings, report)
+    report["source"] = "mcts"
+    return move if move is not None else placements[0]
+
+
+def write_output(move, path):
+    """output.txt via a temporary file and a rename: the referee never sees half a line."""
+    temp_path = path + ".tmp"
+    with open(temp_path, "w") as handle:
+        handle.write(go_board.format_output(move))
+    os.replace(temp_path, path)
+
+
+def main(directory="."):
+    input_path = os.path.join(directory, "input.txt")
+    output_path = os.path.join(directory, "output.txt")
+    try:
+        colour, previous, current = go_board.read_input(input_path)
+        settings = Settings(os.environ)
+    except (go_board.InputError, ValueError) as error:
+        log("bad input: {}".format(error))
+        return 2
+    state = step_storage.restore(colour, previous, current, directory, PLAYER_NAME)
+    position = go_board.Position(current[0], current[1], colour, state.ply, previous[0], previous[1])
+    spent_before = cpu_spent_before(state, settings)
+    budget = move_budget(state.ply, spent_before, settings)
+    report = {}
+    try:
+        move = choose_move(position, budget, settings, report)
+    except Exception as error:  # the move must be written whatever went wrong in search
+        log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
+        placements = position.legal_placements()
+        move = placements[0] if placements else PASS
+        report["source"] = "fallback"
+    if move == PASS and position.ply == 1 and colour == BLACK:
+        move = position.legal_placements()[0]
+    write_output(move, output_path)
+    board_after = position.play(move) if move != PASS else position
+    used = tree_cpu_seconds()
+    step_storage.save(directory, PLAYER_NAME, colour, state.ply,
+                      (board_after.black, board_after.white), spent_before + used)
+    log("ply {} {} -> {} via {} ({}) cpu {:.2f}/{:.2f}s".format(
+        state.ply, go_board.COLOUR_NAMES[colour], go_board.move_to_text(move),
+        report.get("source"), ", ".join("{}={}".format(k, v) for k, v in sorted(report.items())
+                                         if k != "source"), used, budget))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
