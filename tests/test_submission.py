@@ -1,0 +1,397 @@
+"""The tournament bundle (tools/make_submission.py): one file the course grader runs as it is.
+
+The bundle is built into a temporary directory and run as the grader runs it: `python3
+my_player3.py`, plainly, in a directory holding only the bundle and its helper file. Here
+`python3` is Python 3.7 when this machine has it (a `python3` link first on PATH, so the course
+driver and host.py run on it too), and numpy and psutil cannot be imported: a directory first on
+PYTHONPATH holds a numpy.py and a psutil.py that raise ImportError. The bundle must answer fixed
+positions exactly as the package does, and win course-driver games against the random player
+with every move's CPU, the whole process tree's, measured from outside by
+tests/fixtures/cpu_meter.py, within its budget.
+
+One game per colour runs by default; the 20-game match (about 3 minutes) is marked `slow` and
+runs only when selected: `pytest -m slow tests/test_submission.py`.
+"""
+
+import ast
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import go_board
+from referee_support import EMPTY, FIXTURES, HOST, RANDOM_PLAYER, REPO, input_text
+
+TOOL_PATH = os.path.join(REPO, "tools", "make_submission.py")
+DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
+CPU_METER = os.path.join(FIXTURES, "cpu_meter.py")
+PYTHON37_PATH = "/root/.pyenv/versions/3.7.16/bin/python3.7"
+
+# A small budget keeps the match affordable. The agent can only keep its budget when it is at
+# least about 0.6 s: below that, a move whose exact search runs out of time still searches
+# MIN_SEARCH_CPU afterwards (see the report of issue 5).
+MOVE_CPU = 0.75
+# What a move may use beyond its budget: the interpreter's exit after the agent's last reading.
+CPU_MARGIN = 0.1
+GAMES_PER_COLOUR = 10
+
+spec = importlib.util.spec_from_file_location("make_submission", TOOL_PATH)
+make_submission = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_submission)
+
+
+def python37():
+    """The real Python 3.7 executable (not a version-manager shim), or None."""
+    for candidate in (shutil.which("python3.7"), PYTHON37_PATH):
+        if not candidate:
+            continue
+        try:
+            done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2] == "
+                                   "(3, 7)); print(sys.executable)"], stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
+        except OSError:
+            continue
+        lines = done.stdout.split()
+        if done.returncode == 0 and lines[0] == "True":
+            return lines[1]
+    return None
+
+
+@pytest.fixture(scope="session")
+def grader_env(tmp_path_factory):
+    """The environment of a graded run: `python3` is 3.7, numpy and psutil do not import."""
+    root = tmp_path_factory.mktemp("grader")
+    interpreter = python37()
+    if interpreter is None:
+        interpreter = os.path.realpath(sys.executable)
+        warnings.warn("Python 3.7 not found: the bundle runs on {} {}.{} instead".format(
+            interpreter, *sys.version_info[:2]))
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    os.symlink(interpreter, str(bin_dir / "python3"))
+    blocked = root / "blocked"
+    blocked.mkdir()
+    for name in ("numpy", "psutil"):
+        (blocked / (name + ".py")).write_text(
+            "raise ImportError('{} is not promised by the grader')\n".format(name))
+    env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
+    env.update(PATH=str(bin_dir) + os.pathsep + env.get("PATH", ""), PYTHONPATH=str(blocked),
+               PYTHONDONTWRITEBYTECODE="1")
+    for name in ("numpy", "psutil"):
+        done = subprocess.run(["python3", "-c", "import " + name], env=env,
+                              stderr=subprocess.DEVNULL)
+        assert done.returncode == 1, "the {} blocker does not work".format(name)
+    return env
+
+
+@pytest.fixture(scope="session")
+def bundle_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist") / "submission"
+    make_submission.build(REPO, str(out))
+    return out
+
+
+def new_game_dir(tmp_path, bundle_dir):
+    """A game directory holding the submission's files and nothing else, as the grader's."""
+    game = tmp_path / "game"
+    shutil.copytree(str(bundle_dir), str(game))
+    return game
+
+
+def run_move(command, cwd, env, input_txt, **settings):
+    """One agent call; returns (exit code, stderr, output.txt's text or None)."""
+    (cwd / "input.txt").write_text(input_txt)
+    env = dict(env, **{"LITTLEGO_" + key.upper(): str(value) for key, value in settings.items()})
+    done = subprocess.run(command, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    output = cwd / "output.txt"
+    return done.returncode, done.stderr, output.read_text() if output.exists() else None
+
+
+# ---- building ------------------------------------------------------------------------------
+
+def test_bundle_is_one_file_plus_the_book(bundle_dir):
+    assert sorted(os.listdir(str(bundle_dir))) == ["my_player3.py", "opening_book.json"]
+    with open(os.path.join(REPO, "opening_book.json"), "rb") as handle:
+        assert (bundle_dir / "opening_book.json").read_bytes() == handle.read()
+    header = (bundle_dir / "my_player3.py").read_text()[:2000]
+    assert make_submission.GENERATED_MARK in header
+    assert "make submission" in header
+
+
+def test_bundle_embeds_every_module_the_agent_loads():
+    modules, _ = make_submission.discover(REPO)
+    probe = ("import json, os, sys; sys.path.insert(0, {0!r}); import my_player; "
+             "print(json.dumps(sorted(name for name, module in sys.modules.items() if "
+             "(getattr(module, '__file__', None) or '').startswith({0!r} + os.sep))))")
+    done = subprocess.run([sys.executable, "-c", probe.format(REPO)], stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True, timeout=60)
+    loaded = set(json.loads(done.stdout))
+    assert "my_player" in loaded
+    assert loaded <= set(modules)
+
+
+def test_build_is_deterministic(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    make_submission.build(REPO, str(first))
+    make_submission.build(REPO, str(second))
+    for name in os.listdir(str(first)):
+        assert (first / name).read_bytes() == (second / name).read_bytes()
+
+
+def test_out_directory_is_replaced_only_when_it_holds_a_bundle(tmp_path):
+    out = tmp_path / "out"
+    make_submission.build(REPO, str(out))
+    (out / "stale.txt").write_text("from an earlier build")
+    make_submission.build(REPO, str(out))
+    assert sorted(os.listdir(str(out))) == ["my_player3.py", "opening_book.json"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(make_submission.BuildError, match="no earlier bundle"):
+        make_submission.build(REPO, str(other))
+    assert os.listdir(str(other)) == ["notes.txt"]
+
+
+@pytest.mark.parametrize("text", [
+    '"""doc"""\nx = "a\\\\b"\n',
+    "'''single''' and \"\"\"double\"\"\"\n",
+    "ends with quotes''",
+    'ends with quotes""',
+    "tab\tcarriage\r return, NUL \x00, non-ASCII \xe9 \u20ac \U0001f600\n",
+    "\\\n trailing backslash \\",
+    "",
+])
+def test_embedded_literal_holds_the_text_exactly(text):
+    literal = make_submission.embedded_literal(text)
+    assert ast.literal_eval(literal) == text
+    assert literal.isascii()
+
+
+SMALL_REPO = {
+    "my_player.py": """
+import json
+import os
+import sys
+
+import helper
+from pkg import sub
+from pkg.inner import deep
+
+
+def main():
+    import lazy
+    report = {"data": helper.load(), "relative": sub.VALUE}
+    for name in ("my_player", "helper", "lazy", "pkg", "pkg.sub", "pkg.inner", "pkg.inner.deep"):
+        module = sys.modules[name]
+        report[name] = [module.__package__, os.path.relpath(module.__file__, helper.HERE),
+                        hasattr(module, "__path__")]
+    print(json.dumps(report, sort_keys=True))
+    return 7
+""",
+    "helper.py": """
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data.json")
+
+
+def load():
+    with open(DATA) as handle:
+        return json.load(handle)
+""",
+    "data.json": '{"answer": 42}',
+    "lazy.py": "",
+    "unused.py": "import numpy\n",
+    "pkg/__init__.py": "from . import sub\n",
+    "pkg/sub.py": "from .inner.deep import NAME\nVALUE = 'sub sees ' + NAME\n",
+    "pkg/inner/__init__.py": "",
+    "pkg/inner/deep.py": "NAME = 'deep'\n",
+}
+
+
+def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_env):
+    repo = tmp_path / "repo"
+    for path, text in SMALL_REPO.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    out = tmp_path / "out"
+    make_submission.build(str(repo), str(out))
+    assert sorted(os.listdir(str(out))) == ["data.json", "my_player3.py"]
+    bundle = (out / "my_player3.py").read_text()
+    assert "sources outside git" in bundle
+    assert sorted(re.findall(r"^SOURCES\['([\w.]+)'\]", bundle, re.M)) == [
+        "helper", "lazy", "my_player", "pkg", "pkg.inner", "pkg.inner.deep", "pkg.sub"]
+    # Run from elsewhere: helper files are found beside the bundle, not in the current directory.
+    done = subprocess.run(["python3", str(out / "my_player3.py")], cwd=str(tmp_path), env=grader_env,
+                          stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+    assert done.returncode == 7
+    assert json.loads(done.stdout) == {
+        "data": {"answer": 42},
+        "relative": "sub sees deep",
+        "my_player": ["", "my_player.py", False],
+        "helper": ["", "helper.py", False],
+        "lazy": ["", "lazy.py", False],
+        "pkg": ["pkg", "pkg/__init__.py", True],
+        "pkg.sub": ["pkg", "pkg/sub.py", False],
+        "pkg.inner": ["pkg.inner", "pkg/inner/__init__.py", True],
+        "pkg.inner.deep": ["pkg.inner", "pkg/inner/deep.py", False],
+    }
+
+
+def test_python37_syntax_and_library_by_vermin(bundle_dir):
+    if importlib.util.find_spec("vermin") is None:
+        pytest.skip("vermin is not installed (pip install vermin)")
+    modules, _ = make_submission.discover(REPO)
+    files = [str(bundle_dir / "my_player3.py")] + sorted(module.path for module in modules.values())
+    done = subprocess.run([sys.executable, "-c", "import sys; from vermin import main; "
+                           "sys.exit(main())", "--target=3.7-", "--no-tips", "--violations"]
+                          + files, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, timeout=120)
+    assert done.returncode == 0, done.stdout
+
+
+# ---- the bundle answers as the package does -------------------------------------------------
+
+# White's last move (ply 24, told by Black's 12 stones): a plain stone loses by half a point,
+# taking the black stone in atari at 0,2 wins by half a point.
+LAST_PLY_BEFORE = """
+O X . X X
+O O X X X
+. O X X X
+O O X X .
+O . . . O
+"""
+LAST_PLY = """
+O X . X X
+O O X X X
+. O X X X
+O O X X .
+O . X . O
+"""
+# Black passed; White leads 2 + 2.5 komi against 3, so passing ends the game with White's win.
+BLACK_PASSED = """
+. . . . .
+. X . O .
+. . X . .
+. O X . .
+. . . . .
+"""
+
+
+@pytest.mark.parametrize("colour, previous, current, move, source", [
+    (1, EMPTY, EMPTY, "2,2", "book"),
+    (2, LAST_PLY_BEFORE, LAST_PLY, "0,2", "exact"),
+    (2, BLACK_PASSED, BLACK_PASSED, "PASS", "winning pass"),
+], ids=["opening book", "last-ply capture", "pass after a pass"])
+def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour, previous, current,
+                                       move, source):
+    text = input_text(colour, previous, current)
+    package_dir = tmp_path / "package"
+    package_dir.mkdir()
+    answers = []
+    for command, cwd in ((["python3", "my_player3.py"], new_game_dir(tmp_path, bundle_dir)),
+                         (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
+        code, stderr, output = run_move(command, cwd, grader_env, text, seed=1, move_cpu=0.5)
+        assert code == 0, stderr
+        answers.append((output, re.findall(r" via ([\w ]+) \(", stderr)))
+    assert answers[0] == answers[1] == (move, [source])
+
+
+def test_malformed_input_is_one_line_and_exit_2(tmp_path, bundle_dir, grader_env):
+    package_dir = tmp_path / "package"
+    package_dir.mkdir()
+    results = []
+    for command, cwd in ((["python3", "my_player3.py"], new_game_dir(tmp_path, bundle_dir)),
+                         (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
+        results.append(run_move(command, cwd, grader_env, "1\n00000\n00000"))
+    assert results[0] == results[1] == (2, "my_player: bad input: expected 11 lines (colour, "
+                                           "previous board, current board), found 3\n", None)
+
+
+MIDDLE_GAME_BEFORE = """
+. . . . .
+. . O . .
+. X X . .
+. . O . .
+. . . . .
+"""
+MIDDLE_GAME = """
+. . . . .
+. . O . .
+. X X O .
+. . O . .
+. . . . .
+"""
+
+
+def test_search_forks_its_workers_inside_the_bundle(tmp_path, bundle_dir, grader_env):
+    game = new_game_dir(tmp_path, bundle_dir)
+    code, stderr, output = run_move(["python3", "my_player3.py"], game, grader_env,
+                                    input_text(1, MIDDLE_GAME_BEFORE, MIDDLE_GAME),
+                                    seed=1, move_cpu=1.0, workers=2)
+    assert code == 0, stderr
+    assert re.search(r"via mcts \(simulations=\d+, workers=2\)", stderr), stderr
+    black, white = go_board.parse_board(MIDDLE_GAME)
+    prev_black, prev_white = go_board.parse_board(MIDDLE_GAME_BEFORE)
+    position = go_board.Position(black, white, go_board.BLACK, 7, prev_black, prev_white)
+    assert output == "PASS" or position.is_legal(go_board.from_coord(*map(int, output.split(","))))
+
+
+# ---- a match under the course driver --------------------------------------------------------
+
+def play_driver_game(game_dir, env, our_colour, seed):
+    """One game of the bundle against the random player; returns (winner, stderr, moves)."""
+    log = game_dir.parent / "moves-{}-{}.jsonl".format(our_colour, seed)
+    ours = "python3 {} {} python3 my_player3.py".format(CPU_METER, log)
+    random_player = "python3 " + RANDOM_PLAYER
+    black, white = (ours, random_player) if our_colour == go_board.BLACK else (random_player, ours)
+    env = dict(env, LITTLEGO_SEED=str(seed), LITTLEGO_MOVE_CPU=str(MOVE_CPU))
+    done = subprocess.run(["sh", DRIVER, black, white, HOST], cwd=str(game_dir), env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=600)
+    moves = [json.loads(line) for line in log.read_text().splitlines()]
+    return int(done.stdout), done.stderr, moves
+
+
+def check_match(game_dir, env, games_per_colour):
+    """Games against random as each colour: all won by score, every move written, legal in
+    form and within budget, no trouble in any log line; returns the largest CPU of a move."""
+    max_cpu = 0.0
+    for our_colour in (go_board.BLACK, go_board.WHITE):
+        for seed in range(1, games_per_colour + 1):
+            winner, stderr, moves = play_driver_game(game_dir, env, our_colour, seed)
+            summary = "colour {} seed {}:\n{}".format(our_colour, seed, stderr)
+            assert winner == our_colour, summary
+            assert len(re.findall(r"^Game end \(score: ", stderr, re.M)) == 1, summary
+            assert len(moves) == len(re.findall(r"^my_player: ply \d+ ", stderr, re.M)), summary
+            assert len(moves) >= 6, summary
+            for move in moves:
+                assert move["exit"] == 0, summary
+                assert re.match(r"^(PASS|[0-4],[0-4])$", move["output"] or ""), summary
+                assert move["cpu"] <= MOVE_CPU + CPU_MARGIN, summary
+                max_cpu = max(max_cpu, move["cpu"])
+            for trouble in ("Traceback", "search failed", "derived from the stones"):
+                assert trouble not in stderr, summary
+    return max_cpu
+
+
+def test_one_game_per_colour_under_the_course_driver(tmp_path, bundle_dir, grader_env):
+    check_match(new_game_dir(tmp_path, bundle_dir), grader_env, 1)
+
+
+@pytest.mark.slow
+def test_twenty_games_against_random_under_the_course_driver(tmp_path, bundle_dir, grader_env,
+                                                             request):
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("20 games take about 3 minutes: run with `pytest -m slow`")
+    # One directory for all games: files survive from game to game, as in the course.
+    max_cpu = check_match(new_game_dir(tmp_path, bundle_dir), grader_env, GAMES_PER_COLOUR)
+    print("max CPU per move: {:.3f}s (budget {}s)".format(max_cpu, MOVE_CPU))
