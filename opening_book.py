@@ -31,9 +31,10 @@ def load(path=BOOK_PATH):
     """The book's entries, or an empty book when the file is missing or unreadable."""
     try:
         with open(path) as handle:
-            return json.load(handle)["positions"]
+            positions = json.load(handle)["positions"]
     except (IOError, OSError, ValueError, KeyError, TypeError):
         return {}
+    return positions if isinstance(positions, dict) else {}
 
 
 def lookup(position, book=None):
