@@ -39,6 +39,10 @@ SOLVER_MOVE_WEIGHT = 0.5
 # Share of a move's budget the exact search may use before MCTS takes over.
 SOLVER_SHARE = 0.6
 WALL_PER_CPU = 1.5
+# A root action whose playouts win this often, over this many simulations of one worker, is
+# played at once: more CPU would not change the move, and the game's budget keeps it.
+SURE_WIN_VALUE = 0.97
+SURE_WIN_SIMULATIONS = 4000
 
 
 class Settings(object):
@@ -96,7 +100,8 @@ def search_move(position, budget_end, settings, report):
     per_worker = available / settings.workers
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
-        settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log)
+        settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log,
+        sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS)
     report["simulations"] = simulations
     report["workers"] = workers_used
     placements = [stats for stats in children if stats.action != PASS]

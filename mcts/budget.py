@@ -8,7 +8,13 @@ import time
 
 
 class Budget(object):
-    def __init__(self, cpu_seconds=None, wall_seconds=None, max_simulations=None):
+    """`sure_win`: stop once the best root action's mean value reaches it, after at least
+    `sure_win_after` simulations (None: always spend the whole budget)."""
+
+    def __init__(self, cpu_seconds=None, wall_seconds=None, max_simulations=None,
+                 sure_win=None, sure_win_after=0):
+        self.sure_win = sure_win
+        self.sure_win_after = sure_win_after
         self.cpu_start = time.process_time()
         self.wall_start = time.monotonic()
         self.cpu_limit = None if cpu_seconds is None else self.cpu_start + cpu_seconds

@@ -104,11 +104,16 @@ def _solve_from_children(node):
 
 
 def _decided(root, budget, simulations):
-    """The most visited root action can no longer be overtaken within the budget left."""
+    """The choice is made: the most visited root action cannot be overtaken within the budget
+    left, or (when the budget asks for it) it wins so surely that more search is wasted."""
     if len(root.children) < 2:
         return not root.untried
-    first, second = sorted(child.visits for child in root.children)[-1:-3:-1]
-    return first - second > budget.simulations_left(simulations)
+    ranked = sorted(root.children, key=lambda child: child.visits, reverse=True)
+    first, second = ranked[0], ranked[1]
+    if budget.sure_win is not None and simulations >= budget.sure_win_after \
+            and first.mean() >= budget.sure_win:
+        return True
+    return first.visits - second.visits > budget.simulations_left(simulations)
 
 
 def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION):

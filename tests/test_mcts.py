@@ -159,3 +159,23 @@ def test_pass_is_an_ordinary_action_that_can_end_the_game():
     assert PASS in state.legal_actions()
     assert state.apply(PASS).is_terminal()
     assert state.apply(PASS).reward(BLACK) == 1.0
+
+
+class FirstPlayerWinsEvaluator(object):
+    """Every leaf is a win for player 0, whoever is to move there."""
+
+    def evaluate(self, state, rng):
+        return 1.0 if state.to_play() == 0 else 0.0
+
+
+def test_sure_win_stops_the_search_at_the_first_check_past_its_threshold():
+    budget = Budget(max_simulations=100000, sure_win=0.9, sure_win_after=300)
+    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2), budget)
+    # Checks come every DECISION_CHECK_INTERVAL simulations: the first one past 300.
+    assert result.simulations == 2 * core.DECISION_CHECK_INTERVAL
+    assert not result.proven
+
+
+def test_without_sure_win_the_whole_budget_is_spent():
+    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2), Budget(max_simulations=3000))
+    assert result.simulations == 3000
