@@ -12,6 +12,14 @@ TWO_EYED_GROUPS = """
     O . O . O
     O O O O O"""
 
+# TWO_EYED_GROUPS before Black's last stone at (0,4): White did not just pass.
+BEFORE_BLACK_PLAYED_0_4 = """
+    X . X . .
+    X X X X X
+    O O O O O
+    O . O . O
+    O O O O O"""
+
 BOTH_CHAINS_IN_ATARI = """
     X X X X X
     O O O O X
@@ -42,12 +50,7 @@ def test_pass_when_every_placement_is_worse_than_passing():
 
 def test_placement_preferred_when_it_beats_passing():
     # At the last ply a legal placement always adds a stone, so it beats passing.
-    position = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=24, previous="""
-        X . X . .
-        X X X X X
-        O O O O O
-        O . O . O
-        O O O O O""")
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=24, previous=BEFORE_BLACK_PLAYED_0_4)
     move, margin = endgame.ExactSolver().best_move(position)
     assert move in (from_coord(3, 1), from_coord(3, 3))
     assert margin == -(2 * (8 - 14) - 5)
@@ -59,12 +62,7 @@ def test_winning_pass_only_after_the_opponent_passed_and_when_ahead():
     behind = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=11)
     assert not endgame.winning_pass(behind)
     assert not endgame.winning_pass(Position())
-    moved = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=12, previous="""
-        X . X . .
-        X X X X X
-        O O O O O
-        O . O . O
-        O O O O O""")
+    moved = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=12, previous=BEFORE_BLACK_PLAYED_0_4)
     assert not endgame.winning_pass(moved)
 
 
