@@ -1,0 +1,507 @@
+"""The agent end to end: `my_player.py` run as the course runs it, in a scratch game directory.
+
+Each run goes through tests/fixtures/tree_probe.py, which measures the CPU of the agent's whole
+process tree as the grader's `time` does and lists any process the agent left behind. Budgets
+are small and every seed is fixed (LITTLEGO_SEED); a move is asserted exactly only where it is
+proven (checked here by a plain minimax over go_board). Boards are ASCII, X Black, O White.
+The per-move path is also driven in-process (`my_player.choose_move`, `mcts.parallel`) where
+thousands of positions or a patched fork are needed.
+"""
+
+import collections
+import errno
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+import go_board  # noqa: E402
+import my_player  # noqa: E402
+import step_storage  # noqa: E402
+from go_board import BLACK, KO, PASS, WHITE, Position, format_input, from_coord, parse_board  # noqa: E402
+from mcts import core  # noqa: E402
+from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
+from mcts.parallel import root_parallel_search  # noqa: E402
+
+PLAYER = os.path.join(REPO_ROOT, "my_player.py")
+PROBE = os.path.join(REPO_ROOT, "tests", "fixtures", "tree_probe.py")
+NAME = my_player.PLAYER_NAME
+SEED = "561"
+SMALL_BUDGET = {"LITTLEGO_MOVE_CPU": "0.4", "LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED}
+EMPTY_ROWS = ["00000"] * 5
+OPENING_INPUT = "\n".join(["1"] + EMPTY_ROWS * 2).encode("ascii")
+
+AgentRun = collections.namedtuple(
+    "AgentRun", "exit_code stdout stderr output files cpu leftovers input_after")
+
+
+def run_agent(tmp_path, input_bytes=None, **env):
+    """Run the agent once in `tmp_path/game`, writing input.txt first unless it is None."""
+    game = tmp_path / "game"
+    game.mkdir(exist_ok=True)
+    if input_bytes is not None:
+        (game / "input.txt").write_bytes(input_bytes)
+    if (game / "output.txt").exists():
+        (game / "output.txt").unlink()  # the referee deletes it before every call
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith("LITTLEGO_")}
+    environment.update(SMALL_BUDGET)
+    environment.update(env)
+    report_path = tmp_path / "probe.json"
+    result = subprocess.run([sys.executable, PROBE, str(report_path), sys.executable, PLAYER],
+                            cwd=str(game), env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=120)
+    assert result.returncode == 0, result.stderr  # the probe itself
+    report = json.loads(report_path.read_text())
+    output_path = game / "output.txt"
+    input_path = game / "input.txt"
+    return AgentRun(report["exit_code"], result.stdout, result.stderr,
+                    output_path.read_bytes() if output_path.exists() else None,
+                    sorted(os.listdir(str(game))), report["cpu"], report["leftovers"],
+                    input_path.read_bytes() if input_path.exists() else None)
+
+
+def game_input(colour, previous, current):
+    """input.txt's bytes for two ASCII boards."""
+    return format_input(colour, parse_board(previous), parse_board(current)).encode("ascii")
+
+
+def record_our_last_move(tmp_path, colour, ply, board_text, cpu_used=3.0):
+    """The step file the agent's previous call in this game would have left."""
+    game = tmp_path / "game"
+    game.mkdir(exist_ok=True)
+    step_storage.save(str(game), NAME, colour, ply, parse_board(board_text), cpu_used)
+
+
+def read_step_record(tmp_path):
+    with open(step_storage.step_file(str(tmp_path / "game"), NAME)) as handle:
+        return json.load(handle)
+
+
+def assert_one_clean_line(stderr):
+    assert stderr.count(b"\n") == 1 and stderr.endswith(b"\n"), stderr
+    assert b"Traceback" not in stderr
+
+
+def perfect_play_winners(position):
+    """The moves after which the mover wins against any defence: plain minimax to the end.
+
+    Independent of endgame.py and mcts; only for a few plies from the end.
+    """
+    def mover_wins(after, mover):
+        if after.is_over:
+            return after.winner() == mover
+        outcomes = [mover_wins(after.play(move), mover) for move in after.legal_moves()]
+        return any(outcomes) if after.to_move == mover else all(outcomes)
+    return [move for move in position.legal_moves()
+            if mover_wins(position.play(move), position.to_move)]
+
+
+# ---- malformed input ---------------------------------------------------------------------
+
+def lines(*rows):
+    return "\n".join(rows).encode("ascii")
+
+
+MALFORMED_INPUTS = [
+    pytest.param(lines("1", *EMPTY_ROWS * 2)[:-6], id="ten lines"),
+    pytest.param(lines("1", *EMPTY_ROWS * 2 + ["00000"]), id="twelve lines"),
+    pytest.param(lines("3", *EMPTY_ROWS * 2), id="colour 3"),
+    pytest.param(lines("1", *EMPTY_ROWS * 2)[:-5] + b"00300", id="digit 3 in a row"),
+    pytest.param(lines("1", *EMPTY_ROWS + ["0000"] + EMPTY_ROWS[1:]), id="short row"),
+    pytest.param(lines("1", *EMPTY_ROWS + ["0x000"] + EMPTY_ROWS[1:]), id="letter in a row"),
+    # White's corner stone at 0,0 has no liberty: no referee writes such a board.
+    pytest.param(lines("2", *EMPTY_ROWS + ["21000", "10000", "00000", "00000", "00000"]),
+                 id="dead group"),
+    pytest.param(None, id="missing file"),
+    pytest.param(b"", id="empty file"),
+    pytest.param(bytes(range(256)), id="binary garbage"),
+]
+
+
+@pytest.mark.parametrize("input_bytes", MALFORMED_INPUTS)
+def test_malformed_input_exits_2_with_one_stderr_line_and_writes_nothing(tmp_path, input_bytes):
+    run = run_agent(tmp_path, input_bytes)
+    assert run.exit_code == 2
+    assert run.stdout == b""
+    assert_one_clean_line(run.stderr)
+    assert run.output is None
+    # No output.txt, no step file, and input.txt (the referee's game state) untouched.
+    assert run.files == ([] if input_bytes is None else ["input.txt"])
+    assert run.input_after == input_bytes
+
+
+# ---- moves -------------------------------------------------------------------------------
+
+def test_black_first_move_is_exactly_the_centre(tmp_path):
+    run = run_agent(tmp_path, OPENING_INPUT)
+    assert run.exit_code == 0
+    assert run.output == b"2,2"
+    assert run.files == ["input.txt", NAME + "_step.json", "output.txt"]
+    assert run.input_after == OPENING_INPUT
+
+
+# Black to move at ply 23, behind by half a point (11 stones against 9 + 2.5). Only 4,4 wins:
+# it captures White's three bottom stones, and White's last ply cannot win them back.
+WINNING_CAPTURE = """
+    . X X . X
+    X X O O O
+    O X . X O
+    . X X X O
+    X O O O ."""
+# The board Black left at ply 21; White then played 2,0.
+WINNING_CAPTURE_BEFORE = """
+    . X X . X
+    X X O O O
+    . X . X O
+    . X X X O
+    X O O O ."""
+# White to move at ply 22: its chain 2,2 2,3 3,3 has one liberty, 1,3. Only 1,3 wins: it
+# joins the top chain; anything else lets Black take three stones at ply 23.
+CHAIN_IN_ATARI = """
+    . O O O X
+    . . X . X
+    X X O O X
+    . . X O X
+    . . X X ."""
+# The board White left at ply 20; Black then played 3,2 and put the chain in atari.
+CHAIN_IN_ATARI_BEFORE = """
+    . O O O X
+    . . X . X
+    X X O O X
+    . . . O X
+    . . X X ."""
+
+DECISIVE_MOVES = [
+    pytest.param(BLACK, 23, WINNING_CAPTURE_BEFORE, WINNING_CAPTURE, b"4,4", id="capture"),
+    pytest.param(WHITE, 22, CHAIN_IN_ATARI_BEFORE, CHAIN_IN_ATARI, b"1,3", id="save from atari"),
+]
+
+
+@pytest.mark.parametrize("solver", ["1", "0"], ids=["exact endgame", "mcts only"])
+@pytest.mark.parametrize("colour, ply, before, board, move", DECISIVE_MOVES)
+def test_the_one_winning_move_is_played(tmp_path, colour, ply, before, board, move, solver):
+    position = Position.from_text(board, colour, ply, previous=before)
+    # The premise: exactly one winning move, and it is `move`.
+    assert [go_board.move_to_text(m).encode() for m in perfect_play_winners(position)] == [move]
+    record_our_last_move(tmp_path, colour, ply - 2, before)
+    run = run_agent(tmp_path, game_input(colour, before, board), LITTLEGO_SOLVER=solver)
+    assert run.exit_code == 0, run.stderr
+    assert run.output == move
+
+
+# Black 7 stones against White's 4 + 2.5: Black leads.
+BLACK_LEADS = """
+    . . . . .
+    . X X X .
+    . X O X .
+    . X O O .
+    . . X O ."""
+# Black 5 stones against White's 4 + 2.5: White leads.
+WHITE_LEADS = """
+    . . . . .
+    . X X . .
+    . X O O .
+    . X O O .
+    . . X . ."""
+
+
+@pytest.mark.parametrize("colour, ply, board", [
+    pytest.param(BLACK, 15, BLACK_LEADS, id="black"),
+    pytest.param(WHITE, 14, WHITE_LEADS, id="white"),
+])
+def test_passes_to_end_the_game_when_the_opponent_passed_and_we_lead(tmp_path, colour, ply,
+                                                                   board):
+    # After the opponent's pass the referee writes previous = current = the board we left.
+    record_our_last_move(tmp_path, colour, ply - 2, board)
+    run = run_agent(tmp_path, game_input(colour, board, board))
+    assert run.exit_code == 0, run.stderr
+    assert run.output == b"PASS"
+
+
+def test_does_not_pass_after_the_opponent_passed_when_behind(tmp_path):
+    # Passing would end the game at once with White's win.
+    record_our_last_move(tmp_path, BLACK, 13, WHITE_LEADS)
+    run = run_agent(tmp_path, game_input(BLACK, WHITE_LEADS, WHITE_LEADS))
+    assert run.exit_code == 0, run.stderr
+    position = Position.from_text(WHITE_LEADS, BLACK, 15)
+    row, col = (int(field) for field in run.output.decode("ascii").split(","))
+    assert position.is_legal(from_coord(row, col))
+
+
+def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
+    # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0.
+    run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
+    assert run.exit_code == 0, run.stderr
+    assert b"via book" not in run.stderr
+    row, col = (int(field) for field in run.output.decode("ascii").split(","))
+    assert Position().is_legal(from_coord(row, col))
+
+
+def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
+    # The last guard in main, whatever the search says: force the search to say PASS.
+    monkeypatch.setattr(my_player, "choose_move", lambda *args: PASS)
+    for key, value in SMALL_BUDGET.items():
+        monkeypatch.setenv(key, value)
+    (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
+    assert my_player.main(str(tmp_path)) == 0
+    output = (tmp_path / "output.txt").read_text()
+    assert output != "PASS"
+    row, col = (int(field) for field in output.split(","))
+    assert Position().is_legal(from_coord(row, col))
+
+
+# ---- the step file across calls ----------------------------------------------------------
+
+def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
+    first = run_agent(tmp_path, OPENING_INPUT)
+    assert first.output == b"2,2"
+    record = read_step_record(tmp_path)
+    first_cpu = record.pop("cpu_used")
+    assert record == {"version": step_storage.FORMAT_VERSION, "colour": BLACK, "ply": 1,
+                      "board_after": [1 << from_coord(2, 2), 0]}
+    assert first_cpu > 0
+    # White answers in the corner; the referee's next input.txt for Black:
+    after_black = Position().play(from_coord(2, 2))
+    after_white = after_black.play(from_coord(0, 0))
+    second = run_agent(tmp_path, format_input(
+        BLACK, (after_black.black, after_black.white),
+        (after_white.black, after_white.white)).encode("ascii"))
+    assert second.exit_code == 0, second.stderr
+    # rules.md: after B(2,2) W(0,0) the proven winners are 2,3 and 3,2.
+    assert second.output in (b"2,3", b"3,2")
+    # The record continued (no recovery line) and the ledger grew by this call's CPU.
+    assert b"step_storage" not in second.stderr
+    row, col = (int(field) for field in second.output.decode("ascii").split(","))
+    after_ours = after_white.play(from_coord(row, col))
+    record = read_step_record(tmp_path)
+    second_cpu = record.pop("cpu_used")
+    assert record == {"version": step_storage.FORMAT_VERSION, "colour": BLACK, "ply": 3,
+                      "board_after": [after_ours.black, after_ours.white]}
+    assert second_cpu > first_cpu
+
+
+# ---- never an illegal move ---------------------------------------------------------------
+
+def has_ko_point(position):
+    """Some placement is illegal only because it would recreate the previous board."""
+    empty = go_board.FULL ^ position.black ^ position.white
+    return any(position.try_play(point) == KO for point in go_board.points_of(empty))
+
+
+def random_reachable_positions(rng, count):
+    """Positions from seeded random games, biased to single-stone captures to create kos.
+
+    Passes come at random (never Black's first move, which would end the game at once), so
+    positions right after a pass, where the next pass ends the game, are in the sample too.
+    """
+    positions = []
+    while len(positions) < count:
+        position = Position()
+        while not position.is_over and len(positions) < count:
+            positions.append(position)
+            placements = position.legal_placements()
+            single_captures = [move for move in placements if position.captures_by(move) == 1]
+            draw = rng.random()
+            if position.ply > 1 and (draw < 0.08 or not placements):
+                move = PASS
+            elif single_captures and draw < 0.9:
+                move = rng.choice(single_captures)
+            else:
+                move = rng.choice(placements)
+            position = position.play(move)
+    return positions
+
+
+def test_never_an_illegal_move_on_2000_random_reachable_positions(monkeypatch):
+    # Tiny budgets keep this fast: the exact search gets a few milliseconds and the MCTS a
+    # few more (MIN_SEARCH_CPU would otherwise give every search 0.2 s).
+    monkeypatch.setattr(my_player, "MIN_SEARCH_CPU", 0.003)
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.01",
+                                   "LITTLEGO_SEED": SEED})
+    positions = random_reachable_positions(random.Random(2), 2000)
+    sample = collections.Counter()
+    sources = collections.Counter()
+    for position in positions:
+        report = {}
+        move = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.01, settings,
+                                     report)
+        assert move == PASS or position.is_legal(move), (position, go_board.move_to_text(move))
+        sources[report["source"]] += 1
+        sample["black" if position.to_move == BLACK else "white"] += 1
+        sample["ko"] += has_ko_point(position)
+        sample["after a pass"] += position.ply > 1 and position.pass_ends_game
+    # The sample really holds what it is meant to (counts for this seed: ko 60, after a pass
+    # 147, Black 1002), and every branch of choose_move answered some of it.
+    assert sample["ko"] >= 50 and sample["after a pass"] >= 100
+    assert sample["black"] >= 900 and sample["white"] >= 900
+    assert all(sources[source] >= 20 for source in ("book", "exact", "mcts", "winning pass")), \
+        sources
+
+
+# ---- CPU of the whole process tree, and nothing left behind ------------------------------
+
+# Black to move at ply 9 (its record is from ply 7): out of the book, too early for the exact
+# search, so the move goes to the two-worker MCTS.
+MIDGAME_BEFORE = """
+    . . . . .
+    . O X . .
+    . X X O .
+    . X O . .
+    . . . . ."""
+MIDGAME = """
+    . . . . .
+    . O X . .
+    . X X O .
+    . X O O .
+    . . . . ."""
+# Black to move at ply 15 with 16 empty points: the exact search starts (10 plies left) but
+# runs out of its share of the budget, and MCTS takes over with what is left.
+ENDGAME_BEFORE = """
+    . . . . .
+    . X . . .
+    . X O . .
+    . X O . .
+    . . X . ."""
+ENDGAME = """
+    . . . . .
+    . X . . .
+    . X O O .
+    . X O . .
+    . . X . ."""
+CPU_MARGIN = 0.3
+# (ply, boards, LITTLEGO_MOVE_CPU, the move's budget): 0.4 is below the agent's smallest
+# budget, MIN_SEARCH_CPU + EXIT_RESERVE_CPU = 0.45, so that run gets exactly the floor.
+SEARCH_RUNS = {
+    "midgame": (9, MIDGAME_BEFORE, MIDGAME, 1.0, 1.0),
+    "exact search times out": (15, ENDGAME_BEFORE, ENDGAME, 1.0, 1.0),
+    "floor budget": (15, ENDGAME_BEFORE, ENDGAME, 0.4, 0.45),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(SEARCH_RUNS))
+def search_run(request, tmp_path_factory):
+    """`(AgentRun, ply, boards, budget)` of one two-worker search run."""
+    ply, before, board, move_cpu, budget = SEARCH_RUNS[request.param]
+    tmp_path = tmp_path_factory.mktemp("search")
+    record_our_last_move(tmp_path, BLACK, ply - 2, before, cpu_used=2.0)
+    run = run_agent(tmp_path, game_input(BLACK, before, board),
+                    LITTLEGO_MOVE_CPU=str(move_cpu), LITTLEGO_WORKERS="2")
+    return run, Position.from_text(board, BLACK, ply, previous=before), budget
+
+
+def test_search_runs_play_a_legal_move_found_by_two_workers(search_run):
+    # What the two tests below rely on: the run forked a worker and used its answer.
+    run, position, _ = search_run
+    assert run.exit_code == 0, run.stderr
+    assert b"via mcts" in run.stderr and b"workers=2" in run.stderr, run.stderr
+    row, col = (int(field) for field in run.output.decode("ascii").split(","))
+    assert position.is_legal(from_coord(row, col))
+
+
+def test_cpu_of_the_whole_process_tree_stays_within_the_move_budget(search_run):
+    # Measured from outside, forked workers included, as the grader's `time` measures it.
+    run, _, budget = search_run
+    assert run.cpu <= budget + CPU_MARGIN
+
+
+def test_no_process_outlives_the_agent(search_run):
+    run, _, _ = search_run
+    assert run.leftovers == []
+
+
+def test_the_probe_does_see_a_process_left_behind(tmp_path):
+    # Guards the test above: a program that forks a sleeper and exits is caught.
+    script = tmp_path / "leaves_a_child.py"
+    script.write_text("import os, time\nif os.fork() == 0:\n    time.sleep(30)\n")
+    report_path = tmp_path / "probe.json"
+    subprocess.run([sys.executable, PROBE, str(report_path), sys.executable, str(script)],
+                   check=True, timeout=60)
+    report = json.loads(report_path.read_text())
+    assert report["exit_code"] == 0
+    assert len(report["leftovers"]) == 1
+
+
+# ---- worker failures ---------------------------------------------------------------------
+
+SEARCH_POSITION = Position.from_text(MIDGAME, BLACK, 9, previous=MIDGAME_BEFORE)
+
+
+def parallel_search(workers, messages):
+    return root_parallel_search(GoState(SEARCH_POSITION), PlayoutEvaluator(True), 11, workers,
+                                0.05, 5.0, log=messages.append)
+
+
+def assert_no_children_left():
+    left = psutil.Process().children(recursive=True)
+    for process in left:
+        process.kill()  # ours (forked by this test): a failure must not leave them running
+    assert left == []
+
+
+def test_two_workers_both_count_when_fork_works():
+    # The contrast for the failure tests below: here the worker's answer is merged.
+    messages = []
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert workers_used == 2 and messages == []
+    # Every simulation passes through exactly one root child, in whichever worker it ran.
+    assert sum(stats.visits for stats in children) == simulations > 0
+    assert_no_children_left()
+
+
+def test_fork_failure_falls_back_to_the_in_process_search(monkeypatch):
+    def no_fork():
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+    monkeypatch.setattr(os, "fork", no_fork)
+    messages = []
+    children, simulations, workers_used = parallel_search(3, messages)
+    assert workers_used == 1
+    assert sum(stats.visits for stats in children) == simulations > 0
+    assert len(messages) == 1 and "cannot start worker" in messages[0]
+
+
+def crash_or_hang_in_workers(monkeypatch, behaviour):
+    """Patch the search so that in any forked worker it raises or hangs; the parent's runs."""
+    parent = os.getpid()
+    real_search = core.search
+
+    def search(*args, **kwargs):
+        if os.getpid() != parent:
+            if behaviour == "hang":
+                # Spin: a stuck worker burning CPU, the worst case for the grader. Bounded, so
+                # that if the parent ever stops killing workers the spinner still ends.
+                give_up = time.monotonic() + 30
+                while time.monotonic() < give_up:
+                    pass
+                os._exit(3)
+            raise RuntimeError("worker crashed")
+        return real_search(*args, **kwargs)
+    monkeypatch.setattr(core, "search", search)
+
+
+def test_a_crashing_worker_is_left_out_and_the_agent_still_answers(monkeypatch):
+    crash_or_hang_in_workers(monkeypatch, "crash")
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
+    report = {}
+    move = my_player.choose_move(SEARCH_POSITION, my_player.tree_cpu_seconds() + 0.6,
+                                 settings, report)
+    assert report["source"] == "mcts" and report["workers"] == 1
+    assert SEARCH_POSITION.is_legal(move)
+    assert_no_children_left()
+
+
+def test_a_hung_worker_is_killed_and_reaped(monkeypatch):
+    crash_or_hang_in_workers(monkeypatch, "hang")
+    messages = []
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert workers_used == 1
+    assert sum(stats.visits for stats in children) == simulations > 0
+    assert_no_children_left()
