@@ -138,6 +138,31 @@ def choose_move(position, budget_end, settings, report):
     return move if move is not None else placements[0]
 
 
+def safe_move(position):
+    """A legal move without search: the biggest capture, else the first placement, else PASS.
+
+    Black at ply 1 gets a placement too: that pass would end the game lost.
+    """
+    placements = position.legal_placements()
+    if not placements:
+        return PASS
+    return max(placements, key=position.captures_by)
+
+
+def decide(position, budget_end, settings, report):
+    """`choose_move`, guarded: whatever goes wrong, the answer is a legal move."""
+    try:
+        move = choose_move(position, budget_end, settings, report)
+    except Exception as error:  # the move must be written whatever went wrong in search
+        log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
+        move = None
+    black_opening_pass = move == PASS and position.ply == 1 and position.to_move == BLACK
+    if move is None or black_opening_pass or not position.is_legal(move):
+        report["source"] = "fallback"
+        move = safe_move(position)
+    return move
+
+
 def write_output(move, path):
     """output.txt via a temporary file and a rename: the referee never sees half a line."""
     temp_path = path + ".tmp"
@@ -150,9 +175,13 @@ def main(directory="."):
     input_path = os.path.join(directory, "input.txt")
     output_path = os.path.join(directory, "output.txt")
     try:
-        colour, previous, current = go_board.read_input(input_path)
         settings = Settings(os.environ)
-    except (go_board.InputError, ValueError) as error:
+    except ValueError as error:
+        log("bad LITTLEGO_* setting: {}".format(error))
+        return 2
+    try:
+        colour, previous, current = go_board.read_input(input_path)
+    except go_board.InputError as error:
         log("bad input: {}".format(error))
         return 2
     state = step_storage.restore(colour, previous, current, directory, PLAYER_NAME)
@@ -160,20 +189,19 @@ def main(directory="."):
     spent_before = cpu_spent_before(state, settings)
     budget = move_budget(state.ply, spent_before, settings)
     report = {}
+    move = decide(position, budget, settings, report)
     try:
-        move = choose_move(position, budget, settings, report)
-    except Exception as error:  # the move must be written whatever went wrong in search
-        log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
-        placements = position.legal_placements()
-        move = placements[0] if placements else PASS
-        report["source"] = "fallback"
-    if move == PASS and position.ply == 1 and colour == BLACK:
-        move = position.legal_placements()[0]
-    write_output(move, output_path)
+        write_output(move, output_path)
+    except (IOError, OSError) as error:
+        log("cannot write {}: {}".format(output_path, error))
+        return 1
     board_after = position.play(move) if move != PASS else position
     used = tree_cpu_seconds()
-    step_storage.save(directory, PLAYER_NAME, colour, state.ply,
-                      (board_after.black, board_after.white), spent_before + used)
+    try:
+        step_storage.save(directory, PLAYER_NAME, colour, state.ply,
+                          (board_after.black, board_after.white), spent_before + used)
+    except (IOError, OSError) as error:
+        log("cannot save the step file ({}); the next move will derive the ply".format(error))
     log("ply {} {} -> {} via {} ({}) cpu {:.2f}/{:.2f}s".format(
         state.ply, go_board.COLOUR_NAMES[colour], go_board.move_to_text(move),
         report.get("source"), ", ".join("{}={}".format(k, v) for k, v in sorted(report.items())
