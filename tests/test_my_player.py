@@ -81,14 +81,33 @@ def record_our_last_move(tmp_path, colour, ply, board_text, cpu_used=3.0):
     step_storage.save(str(game), NAME, colour, ply, parse_board(board_text), cpu_used)
 
 
-def read_step_record(tmp_path):
+def assert_step_record(tmp_path, colour, ply, board_after):
+    """The step file holds exactly this move's record; returns its CPU ledger."""
     with open(step_storage.step_file(str(tmp_path / "game"), NAME)) as handle:
-        return json.load(handle)
+        record = json.load(handle)
+    cpu_used = record.pop("cpu_used")
+    assert record == {"version": step_storage.FORMAT_VERSION, "colour": colour, "ply": ply,
+                      "board_after": [board_after.black, board_after.white]}
+    return cpu_used
+
+
+def output_move(run):
+    """output.txt as a go_board move; fails the test unless it is `PASS` or `i,j`."""
+    text = run.output.decode("ascii")
+    if text == "PASS":
+        return PASS
+    row, col = (int(field) for field in text.split(","))
+    return from_coord(row, col)
 
 
 def assert_one_clean_line(stderr):
     assert stderr.count(b"\n") == 1 and stderr.endswith(b"\n"), stderr
     assert b"Traceback" not in stderr
+
+
+def assert_plays_a_placement(run, position):
+    move = output_move(run)
+    assert move != PASS and position.is_legal(move), run.output
 
 
 def perfect_play_winners(position):
@@ -149,6 +168,26 @@ def test_black_first_move_is_exactly_the_centre(tmp_path):
     assert run.input_after == OPENING_INPUT
 
 
+def test_crlf_trailing_spaces_and_a_final_newline_are_accepted(tmp_path):
+    # rules.md: readers must accept these variants of the referee's format.
+    loose = b"\r\n".join([b"1 "] + [b"00000  "] * 10) + b"\r\n"
+    run = run_agent(tmp_path, loose)
+    assert run.exit_code == 0, run.stderr
+    assert run.output == b"2,2"
+
+
+def test_white_first_move_starts_a_new_ledger_over_a_stale_step_file(tmp_path):
+    # A stale record from an earlier game (as Black, nearly all its CPU spent) must not count.
+    record_our_last_move(tmp_path, BLACK, 23, MIDGAME, cpu_used=54.0)
+    after_black = Position().play(from_coord(2, 2))
+    run = run_agent(tmp_path, format_input(WHITE, (0, 0), (after_black.black, after_black.white))
+                    .encode("ascii"))
+    assert run.exit_code == 0, run.stderr
+    assert b"step_storage" not in run.stderr
+    after_white = after_black.play(output_move(run))
+    assert 0 < assert_step_record(tmp_path, WHITE, 2, after_white) < 54.0
+
+
 # Black to move at ply 23, behind by half a point (11 stones against 9 + 2.5). Only 4,4 wins:
 # it captures White's three bottom stones, and White's last ply cannot win them back.
 WINNING_CAPTURE = """
@@ -198,6 +237,38 @@ def test_the_one_winning_move_is_played(tmp_path, colour, ply, before, board, mo
     assert run.output == move
 
 
+# Black to move at ply 23: White's 0,3 has just taken Black's 0,2. Retaking at 0,2 would win
+# were it legal, but it recreates the previous board: ko. An agent that lost the previous
+# board on the way from input.txt to its search would play it and lose on an illegal move.
+KO_JUST_TAKEN = """
+    . O . O X
+    X O O X .
+    X X X . X
+    X O O X .
+    X . . O O"""
+KO_BEFORE = """
+    . O X . X
+    X O O X .
+    X X X . X
+    X O O X .
+    X . . O O"""
+
+
+@pytest.mark.parametrize("solver", ["1", "0"], ids=["exact endgame", "mcts only"])
+def test_never_retakes_a_ko_at_once(tmp_path, solver):
+    position = Position.from_text(KO_JUST_TAKEN, BLACK, 23, previous=KO_BEFORE)
+    ko_point = from_coord(0, 2)
+    assert position.try_play(ko_point) == KO
+    # The premise: with any other previous board the retake is the one winning move.
+    without_ko = Position.from_text(KO_JUST_TAKEN, BLACK, 23, previous=WINNING_CAPTURE)
+    assert perfect_play_winners(without_ko) == [ko_point]
+    record_our_last_move(tmp_path, BLACK, 21, KO_BEFORE)
+    run = run_agent(tmp_path, game_input(BLACK, KO_BEFORE, KO_JUST_TAKEN), LITTLEGO_SOLVER=solver)
+    assert run.exit_code == 0, run.stderr
+    assert run.output != b"0,2"
+    assert_plays_a_placement(run, position)
+
+
 # Black 7 stones against White's 4 + 2.5: Black leads.
 BLACK_LEADS = """
     . . . . .
@@ -233,8 +304,7 @@ def test_does_not_pass_after_the_opponent_passed_when_behind(tmp_path):
     run = run_agent(tmp_path, game_input(BLACK, WHITE_LEADS, WHITE_LEADS))
     assert run.exit_code == 0, run.stderr
     position = Position.from_text(WHITE_LEADS, BLACK, 15)
-    row, col = (int(field) for field in run.output.decode("ascii").split(","))
-    assert position.is_legal(from_coord(row, col))
+    assert_plays_a_placement(run, position)
 
 
 def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
@@ -242,8 +312,7 @@ def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
     assert b"via book" not in run.stderr
-    row, col = (int(field) for field in run.output.decode("ascii").split(","))
-    assert Position().is_legal(from_coord(row, col))
+    assert_plays_a_placement(run, Position())
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
@@ -264,13 +333,10 @@ def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypat
 def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
     first = run_agent(tmp_path, OPENING_INPUT)
     assert first.output == b"2,2"
-    record = read_step_record(tmp_path)
-    first_cpu = record.pop("cpu_used")
-    assert record == {"version": step_storage.FORMAT_VERSION, "colour": BLACK, "ply": 1,
-                      "board_after": [1 << from_coord(2, 2), 0]}
+    after_black = Position().play(from_coord(2, 2))
+    first_cpu = assert_step_record(tmp_path, BLACK, 1, after_black)
     assert first_cpu > 0
     # White answers in the corner; the referee's next input.txt for Black:
-    after_black = Position().play(from_coord(2, 2))
     after_white = after_black.play(from_coord(0, 0))
     second = run_agent(tmp_path, format_input(
         BLACK, (after_black.black, after_black.white),
@@ -280,13 +346,8 @@ def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
     assert second.output in (b"2,3", b"3,2")
     # The record continued (no recovery line) and the ledger grew by this call's CPU.
     assert b"step_storage" not in second.stderr
-    row, col = (int(field) for field in second.output.decode("ascii").split(","))
-    after_ours = after_white.play(from_coord(row, col))
-    record = read_step_record(tmp_path)
-    second_cpu = record.pop("cpu_used")
-    assert record == {"version": step_storage.FORMAT_VERSION, "colour": BLACK, "ply": 3,
-                      "board_after": [after_ours.black, after_ours.white]}
-    assert second_cpu > first_cpu
+    after_ours = after_white.play(output_move(second))
+    assert assert_step_record(tmp_path, BLACK, 3, after_ours) > first_cpu
 
 
 # ---- never an illegal move ---------------------------------------------------------------
@@ -403,8 +464,7 @@ def test_search_runs_play_a_legal_move_found_by_two_workers(search_run):
     run, position, _ = search_run
     assert run.exit_code == 0, run.stderr
     assert b"via mcts" in run.stderr and b"workers=2" in run.stderr, run.stderr
-    row, col = (int(field) for field in run.output.decode("ascii").split(","))
-    assert position.is_legal(from_coord(row, col))
+    assert_plays_a_placement(run, position)
 
 
 def test_cpu_of_the_whole_process_tree_stays_within_the_move_budget(search_run):
