@@ -9,8 +9,8 @@ positions exactly as the package does, and win course-driver games against the r
 with every move's CPU, the whole process tree's, measured from outside by
 tests/fixtures/cpu_meter.py, within its budget.
 
-One game per colour runs by default; the 20-game match (about 3 minutes) is marked `slow` and
-runs only when selected: `pytest -m slow tests/test_submission.py`.
+One game per colour runs in `make test`; the 20-game match (about 3 minutes) is marked `slow`,
+which pytest.ini leaves out: run it with `pytest -m slow tests/test_submission.py`.
 """
 
 import ast
@@ -217,11 +217,16 @@ def load():
 }
 
 
-def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_env):
-    repo = tmp_path / "repo"
-    for path, text in SMALL_REPO.items():
+def write_repo(repo, files):
+    repo.mkdir()
+    for path, text in files.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
+
+
+def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_env):
+    repo = tmp_path / "repo"
+    write_repo(repo, SMALL_REPO)
     out = tmp_path / "out"
     make_submission.build(str(repo), str(out))
     assert sorted(os.listdir(str(out))) == ["data.json", "my_player3.py"]
@@ -244,6 +249,27 @@ def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_
         "pkg.inner": ["pkg.inner", "pkg/inner/__init__.py", True],
         "pkg.inner.deep": ["pkg.inner", "pkg/inner/deep.py", False],
     }
+
+
+BESIDE = "import os\nBOOK = os.path.join(os.path.dirname(__file__), 'book.json')\n"
+
+
+@pytest.mark.parametrize("files, message", [
+    ({}, "no my_player.py in "),
+    ({"my_player.py": "from . import x\n"}, "relative import beyond the top package"),
+    ({"my_player.py": "import ns.mod\n", "ns/mod.py": ""}, "in a directory without __init__.py"),
+    ({"my_player.py": BESIDE}, "reads book.json beside itself, but there is no "),
+    ({"my_player.py": BESIDE, "book.json": "{"}, "book.json is not valid JSON"),
+    ({"my_player.py": "import pkg\n", "pkg/__init__.py": BESIDE, "pkg/book.json": "{}"},
+     "reads book.json from its package directory"),
+], ids=["no entry", "relative beyond top", "namespace package", "missing helper",
+        "corrupt helper", "helper in a package"])
+def test_build_refuses_what_cannot_be_bundled(tmp_path, files, message):
+    repo = tmp_path / "repo"
+    write_repo(repo, files)
+    with pytest.raises(make_submission.BuildError, match=re.escape(message)):
+        make_submission.build(str(repo), str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
 
 
 def test_python37_syntax_and_library_by_vermin(bundle_dir):
@@ -388,10 +414,7 @@ def test_one_game_per_colour_under_the_course_driver(tmp_path, bundle_dir, grade
 
 
 @pytest.mark.slow
-def test_twenty_games_against_random_under_the_course_driver(tmp_path, bundle_dir, grader_env,
-                                                             request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("20 games take about 3 minutes: run with `pytest -m slow`")
+def test_twenty_games_against_random_under_the_course_driver(tmp_path, bundle_dir, grader_env):
     # One directory for all games: files survive from game to game, as in the course.
     max_cpu = check_match(new_game_dir(tmp_path, bundle_dir), grader_env, GAMES_PER_COLOUR)
     print("max CPU per move: {:.3f}s (budget {}s)".format(max_cpu, MOVE_CPU))

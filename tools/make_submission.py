@@ -7,10 +7,11 @@ The grader runs `python3 my_player3.py` and accepts only .py sources and .json/.
 the agent's modules travel inside one generated file. The tool follows the imports of
 `my_player.py` (every `import`, at any depth, that names a module of this repository), embeds
 each module's source text unchanged, and writes `my_player3.py` with a small importer that
-serves those modules before anything on sys.path, then runs `my_player.main()`. Files a module
-opens beside itself (`os.path...(__file__)` with a file name, e.g. opening_book.json) are copied
-next to the bundle, and each module's `__file__` points into the bundle's directory so that it
-finds them there. A new module or helper file is picked up without editing this tool.
+serves those modules before anything on sys.path, then runs `my_player.main()`. A helper file a
+module opens beside itself, named as a string in the same call as `__file__` (as opening_book.py
+names opening_book.json), is copied next to the bundle, and each module's `__file__` points into
+the bundle's directory so that it finds it there. New modules and helper files are picked up
+without editing this tool; imports made by name at run time (importlib) are not followed.
 
 The output depends only on the sources and the commit: same sources, same bytes. Runs on the
 development Python (3.8+); the bundle itself needs Python 3.7 and the standard library only.
@@ -89,7 +90,7 @@ def imported_names(module):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = module.package.split(".") if module.package else []
-                if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
+                if node.level > len(parts):
                     raise BuildError("{}:{}: relative import beyond the top package".format(
                         module.path, node.lineno))
                 base = ".".join(parts[:len(parts) - (node.level - 1)])
@@ -102,15 +103,15 @@ def imported_names(module):
     return names
 
 
-def discover(repo, entry=ENTRY_MODULE):
+def discover(repo):
     """`(modules, outside)`: the entry's repository modules by name, and the other top-level
     names imported (standard library or third party)."""
-    found = module_path(repo, entry)
+    found = module_path(repo, ENTRY_MODULE)
     if found is None:
-        raise BuildError("no {}.py in {}".format(entry, repo))
-    modules = {entry: Module(entry, found[0], found[1], repo)}
+        raise BuildError("no {}.py in {}".format(ENTRY_MODULE, repo))
+    modules = {ENTRY_MODULE: Module(ENTRY_MODULE, found[0], found[1], repo)}
     outside = set()
-    pending = [entry]
+    pending = [ENTRY_MODULE]
     while pending:
         for name in sorted(imported_names(modules[pending.pop()])):
             if name in modules:
@@ -151,7 +152,7 @@ def helper_paths(repo, modules):
     for module in modules.values():
         for name in data_files(module):
             path = os.path.join(os.path.dirname(module.path), name)
-            if os.path.dirname(module.path) != repo:
+            if "/" in module.rel_path:
                 raise BuildError("{} reads {} from its package directory; a submission is flat "
                                  "files, so keep helper files at the top".format(module.path, name))
             if not os.path.isfile(path):
@@ -220,7 +221,7 @@ Regenerate with `make submission` (`python3 tools/make_submission.py --out dist/
 The source text of these modules is embedded below, unchanged, and imported from here before
 anything on sys.path:
 {module_list}Helper files that must stand beside this file: {helpers}.
-Sources SHA-256: {digest}
+SHA-256 of the modules and helper files: {digest}
 """
 
 import importlib.abc
@@ -268,12 +269,15 @@ if __name__ == "__main__":
 '''
 
 
-def render(modules, helpers, origin, entry=ENTRY_MODULE):
+def render(modules, helpers, origin):
     """The bundle's text."""
     names = sorted(modules)
     digest = hashlib.sha256()
     for name in names:
         digest.update("{}\0{}\0".format(name, modules[name].source).encode("utf-8"))
+    for name in sorted(helpers):
+        with open(helpers[name], "rb") as handle:
+            digest.update(name.encode("utf-8") + b"\0" + handle.read() + b"\0")
     module_list = "".join("    {} ({}{})\n".format(
         name, modules[name].rel_path, ", package" if modules[name].is_package else "")
         for name in names)
@@ -284,7 +288,7 @@ def render(modules, helpers, origin, entry=ENTRY_MODULE):
     for name in names:
         parts.append("\n# ---- {} ----\nSOURCES[{!r}] = {}\n".format(
             modules[name].rel_path, name, embedded_literal(modules[name].source)))
-    parts.append(BUNDLE_TAIL.format(entry=entry))
+    parts.append(BUNDLE_TAIL.format(entry=ENTRY_MODULE))
     text = "".join(parts)
     compile(text, BUNDLE_NAME, "exec", dont_inherit=True)
     return text
@@ -314,7 +318,8 @@ def build(repo, out):
     stdlib = getattr(sys, "stdlib_module_names", None)  # Python 3.10+
     if stdlib is not None and outside - set(stdlib):
         sys.stderr.write("make_submission: warning: imports outside the standard library, which "
-                         "the grader does not promise: {}\n".format(", ".join(sorted(outside - set(stdlib)))))
+                         "the grader does not promise: {}\n".format(
+                             ", ".join(sorted(outside - set(stdlib)))))
     origin = git_origin(repo, [module.path for module in modules.values()] + list(helpers.values()))
     text = render(modules, helpers, origin)
     prepare_out(out)
