@@ -26,7 +26,8 @@ sys.path.insert(0, REPO_ROOT)
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import step_storage  # noqa: E402
-from go_board import BLACK, KO, PASS, WHITE, Position, format_input, from_coord, parse_board  # noqa: E402
+from go_board import (BLACK, KO, PASS, WHITE, Position, format_input, from_coord,  # noqa: E402
+                      parse_board)
 from mcts import core  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
@@ -326,6 +327,21 @@ def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypat
     assert output != "PASS"
     row, col = (int(field) for field in output.split(","))
     assert Position().is_legal(from_coord(row, col))
+
+
+@pytest.mark.xfail(
+    strict=True, raises=AssertionError,
+    reason="safe_move takes the first of the equal (no capture) placements, 0,0, which "
+           "rules.md lists as a proven loss for Black's opening")
+def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
+    # When the search fails at ply 1 (e.g. a malformed book entry makes lookup raise), the
+    # fallback still decides the game: every first move but the centre is a proven loss.
+    def broken_search(*args):
+        raise ValueError("malformed book entry")
+    monkeypatch.setattr(my_player, "choose_move", broken_search)
+    settings = my_player.Settings(SMALL_BUDGET)
+    move = my_player.decide(Position(), my_player.tree_cpu_seconds() + 0.5, settings, {})
+    assert move == from_coord(2, 2)
 
 
 # ---- the step file across calls ----------------------------------------------------------
