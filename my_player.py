@@ -39,6 +39,7 @@ SOLVER_MOVE_WEIGHT = 0.5
 # Share of a move's budget the exact search may use before MCTS takes over.
 SOLVER_SHARE = 0.6
 WALL_PER_CPU = 1.5
+CENTRE = go_board.SIZE // 2
 # A root action whose playouts win this often, over this many simulations of one worker, is
 # played at once: more CPU would not change the move, and the game's budget keeps it.
 SURE_WIN_VALUE = 0.97
@@ -139,14 +140,16 @@ def choose_move(position, budget_end, settings, report):
 
 
 def safe_move(position):
-    """A legal move without search: the biggest capture, else the first placement, else PASS.
-
-    Black at ply 1 gets a placement too: that pass would end the game lost.
-    """
+    """A legal move without search: the biggest capture, ties to the point nearest the centre
+    (Black's only winning first move), else PASS. Black at ply 1 always gets a placement."""
     placements = position.legal_placements()
     if not placements:
         return PASS
-    return max(placements, key=position.captures_by)
+
+    def preference(point):
+        row, col = go_board.to_coord(point)
+        return position.captures_by(point), -abs(row - CENTRE) - abs(col - CENTRE)
+    return max(placements, key=preference)
 
 
 def decide(position, budget_end, settings, report):

@@ -42,14 +42,21 @@ def lookup(position, book=None):
     if book is None:
         book = load()
     key, symmetry = canonical(position)
-    answer = book.get(key)
-    if answer is None:
+    canonical_move = _parse_answer(book.get(key))
+    if canonical_move is None:
         return None
+    return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
+
+
+def _parse_answer(answer):
+    """A stored answer as a move; None for a missing or malformed one (treated as absent)."""
     if answer == "PASS":
         return go_board.PASS
-    row, col = (int(field) for field in answer.split(","))
-    canonical_move = go_board.from_coord(row, col)
-    return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
+    try:
+        row, col = (int(field) for field in answer.split(","))
+        return go_board.from_coord(row, col)
+    except (AttributeError, TypeError, ValueError):
+        return None
 
 
 def entry(position, move):

@@ -329,10 +329,6 @@ def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypat
     assert Position().is_legal(from_coord(row, col))
 
 
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError,
-    reason="safe_move takes the first of the equal (no capture) placements, 0,0, which "
-           "rules.md lists as a proven loss for Black's opening")
 def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
     # When the search fails at ply 1 (e.g. a malformed book entry makes lookup raise), the
     # fallback still decides the game: every first move but the centre is a proven loss.

@@ -150,11 +150,6 @@ def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
     assert opening_book.lookup(Position(), book) is None
 
 
-@pytest.mark.xfail(
-    strict=True, raises=(ValueError, AttributeError),
-    reason="lookup raises on a malformed answer (IllegalMove for '9,9' or '-1,0', ValueError "
-           "for '2,2,1' or 'x', AttributeError for 22); in the agent the ply-1 fallback then "
-           "opens at 0,0, a proven loss")
 @pytest.mark.parametrize("answer", ["9,9", "-1,0", "2,2,1", "x", 22])
 def test_a_malformed_entry_is_treated_as_absent(answer):
     # One bad line in the book file must cost that entry, not the move.
