@@ -1,6 +1,6 @@
 """Build opening_book.json: the known exact results, then our own search for the rest.
 
-Usage: python3 tools/build_book.py [--max-ply 4] [--cpu 6] [--workers 2] [--seed 1]
+Usage: python3 tools/build_book.py [--max-ply 3] [--cpu 20] [--workers 2] [--seed 1]
 
 Lines: Black opens at the centre (a proven win; every other opening is a proven loss, see
 ../shared/rules.md). For every opponent reply (one per symmetry class) up to --max-ply, our
@@ -90,15 +90,16 @@ def build(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-ply", type=int, default=4)
-    parser.add_argument("--cpu", type=float, default=6.0, help="CPU seconds per worker per position")
+    parser.add_argument("--max-ply", type=int, default=3)
+    parser.add_argument("--cpu", type=float, default=20.0, help="CPU seconds per worker per position")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
     args = parser.parse_args()
     book = build(args)
     with open(args.out + ".tmp", "w") as handle:
-        json.dump({"built_with": vars(args), "positions": book}, handle, indent=0, sort_keys=True)
+        settings = {name: value for name, value in vars(args).items() if name != "out"}
+        json.dump({"built_with": settings, "positions": book}, handle, indent=0, sort_keys=True)
     os.replace(args.out + ".tmp", args.out)
     print("{} positions written to {}".format(len(book), args.out))
 
