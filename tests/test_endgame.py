@@ -80,3 +80,20 @@ def test_choose_endgame_move_declines_early_positions_and_expired_deadlines():
         . . . . .
         . . . . .""")
     assert endgame.choose_endgame_move(position, cpu_deadline=time.process_time() - 1) is None
+
+
+def test_winning_placement_is_found_by_null_windows_alone():
+    position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
+    assert endgame.ExactSolver().winning_placement(position) == from_coord(3, 3)
+    losing = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23,
+                                previous=BEFORE_BLACK_PLAYED_0_4)
+    assert endgame.ExactSolver().winning_placement(losing) is None
+
+
+def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatch):
+    # The margin search times out: the null-window proof alone decides the move.
+    def out_of_time(solver, position):
+        raise endgame.OutOfTime()
+    monkeypatch.setattr(endgame.ExactSolver, "best_move", out_of_time)
+    position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
+    assert endgame.choose_endgame_move(position) == (from_coord(3, 3), None)
