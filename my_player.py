@@ -84,8 +84,9 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
+    free_plies = opening_book.answered_plies() if settings.use_book else 0
     for our_ply in our_plies:
-        if settings.use_book and our_ply <= opening_book.BOOK_PLIES:
+        if our_ply <= free_plies:
             continue
         solver_takes_it = settings.use_solver and MAX_PLY + 1 - our_ply <= endgame.EXACT_PLIES_LEFT
         weights += SOLVER_MOVE_WEIGHT if solver_takes_it else 1.0
@@ -127,8 +128,10 @@ def choose_move(position, budget_end, settings, report):
             report["source"] = "book"
             return move
     if settings.use_solver:
-        now = tree_cpu_seconds()
-        deadline = time.process_time() + SOLVER_SHARE * (budget_end - now)
+        # The solver's share never eats the floor MCTS needs if the solver gives up.
+        left = budget_end - tree_cpu_seconds()
+        solver_cpu = min(SOLVER_SHARE * left, left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU)
+        deadline = time.process_time() + max(solver_cpu, 0.0)
         exact = endgame.choose_endgame_move(position, deadline)
         if exact is not None:
             report["source"] = "exact"
