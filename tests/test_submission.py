@@ -7,7 +7,7 @@ driver and host.py run on it too), and numpy and psutil cannot be imported: a di
 PYTHONPATH holds a numpy.py and a psutil.py that raise ImportError. The bundle must answer fixed
 positions exactly as the package does, and win course-driver games against the random player
 with every move's CPU, the whole process tree's, measured from outside by
-tests/fixtures/cpu_meter.py, within its budget.
+tools/cpu_meter.py, within its budget.
 
 One game per colour runs in `make test`; the 20-game match (about 3 minutes) is marked `slow`,
 which pytest.ini leaves out: run it with `pytest -m slow tests/test_submission.py`.
@@ -26,16 +26,14 @@ import warnings
 import pytest
 
 import go_board
-from referee_support import EMPTY, FIXTURES, HOST, RANDOM_PLAYER, REPO, input_text
+from referee_support import EMPTY, HOST, RANDOM_PLAYER, REPO, input_text
 
 TOOL_PATH = os.path.join(REPO, "tools", "make_submission.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
-CPU_METER = os.path.join(FIXTURES, "cpu_meter.py")
+CPU_METER = os.path.join(REPO, "tools", "cpu_meter.py")
 PYTHON37_PATH = "/root/.pyenv/versions/3.7.16/bin/python3.7"
 
-# A small budget keeps the match affordable. The agent can only keep its budget when it is at
-# least about 0.6 s: below that, a move whose exact search runs out of time still searches
-# MIN_SEARCH_CPU afterwards (see the report of issue 5).
+# A small budget keeps the match affordable.
 MOVE_CPU = 0.75
 # What a move may use beyond its budget: the interpreter's exit after the agent's last reading.
 CPU_MARGIN = 0.1

@@ -10,7 +10,7 @@
 # tools/course_driver.sh, and host.py with the referee package it imports. `python3` there is
 # Python 3.7, the grader's version (a link first on PATH), and numpy and psutil cannot be
 # imported (a directory first on PYTHONPATH holds modules of those names that raise ImportError).
-# Our player runs as `python3 my_player3.py` inside tests/fixtures/cpu_meter.py, which records
+# Our player runs as `python3 my_player3.py` inside tools/cpu_meter.py, which records
 # each move's CPU for the whole process tree, workers included, as the grader meters it. The
 # player gets no LITTLEGO_* settings and no seed, as in grading. Prints the wins per colour and
 # the largest CPU of a move; exits 1 if a game was lost, an output was missing or malformed, or
@@ -21,7 +21,7 @@ set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 games=${1:-10}
 submission=${SUBMISSION:-$repo/dist/submission}
-meter=$repo/tests/fixtures/cpu_meter.py
+meter=$repo/tools/cpu_meter.py
 random_player=$repo/tests/fixtures/random_player.py
 if [ ! -f "$submission/my_player3.py" ]; then
     echo "no $submission/my_player3.py: run 'make submission' first" >&2

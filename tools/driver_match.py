@@ -5,7 +5,7 @@ Usage: python3 tools/driver_match.py [--games 100] [--agent CMD] [--opponent CMD
 
 Each game runs `tools/course_driver.sh` in a fresh directory (the agent is Black in odd games),
 so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's. The
-agent runs inside `tests/fixtures/cpu_meter.py`, which records the CPU of its whole process tree
+agent runs inside `tools/cpu_meter.py`, which records the CPU of its whole process tree
 (forked workers included) and its wall time. The agent's own log lines give the source of each
 move, simulations and workers. Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour,
 CPU and wall per move (mean, 99th percentile, max), CPU per game, and simulations per searched
@@ -25,7 +25,7 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-METER = os.path.join(REPO, "tests", "fixtures", "cpu_meter.py")
+METER = os.path.join(REPO, "tools", "cpu_meter.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 AGENT_LOG = re.compile(r"my_player: ply (\d+) \w+ -> (\S+) via ([\w ]+?) \((.*)\) cpu")
 
