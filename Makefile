@@ -45,11 +45,15 @@ play: $(STAMP)
 bench-engine: $(STAMP)
 	$(PY) tools/bench_engine.py
 
+# Includes the driver-match and ladder results when those runs exist.
 bench: $(STAMP)
-	$(PY) tools/bench.py
+	$(PY) tools/bench.py $(if $(wildcard $(RUNS)/driver-match/summary.txt),--driver-run $(RUNS)/driver-match) \
+	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder)
 
+# The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
+LADDER_ARGS ?= --games 100 --move-cpu 1.0 --game-cpu 8 --parallel 2
 ladder: $(STAMP)
-	$(PY) tools/ladder.py
+	$(PY) tools/ladder.py $(LADDER_ARGS) --out $(RUNS)/ladder
 
 submission: $(STAMP)
 	$(PY) tools/make_submission.py --out dist/submission
