@@ -48,7 +48,8 @@ bench-engine: $(STAMP)
 # Includes the driver-match and ladder results when those runs exist.
 bench: $(STAMP)
 	$(PY) tools/bench.py $(if $(wildcard $(RUNS)/driver-match/summary.txt),--driver-run $(RUNS)/driver-match) \
-	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder)
+	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder) \
+	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default)
 
 # The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
 LADDER_ARGS ?= --games 100 --move-cpu 1.0 --game-cpu 8 --parallel 2

@@ -115,7 +115,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke run")
     parser.add_argument("--driver-run", help="a tools/driver_match.py output directory")
-    parser.add_argument("--ladder", help="a tools/ladder.py output directory")
+    parser.add_argument("--ladder", action="append", default=[],
+                        help="a tools/ladder.py output directory (repeatable)")
     parser.add_argument("--out", default=DOC)
     args = parser.parse_args()
     repeats, samples = (1, 3) if args.quick else (5, 20)
@@ -135,10 +136,11 @@ def main():
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
-    if args.ladder:
-        for summary in sorted(glob.glob(os.path.join(args.ladder, "*", "summary.txt"))):
-            name = os.path.basename(os.path.dirname(summary))
-            sections.append(("Ladder: {}".format(name), lambda path=summary: file_section(path)))
+    for ladder in args.ladder:
+        for summary in sorted(glob.glob(os.path.join(ladder, "*", "summary.txt"))):
+            rung = os.path.basename(os.path.dirname(summary))
+            sections.append(("Ladder ({}): {}".format(ladder, rung),
+                             lambda path=summary: file_section(path)))
     for title, make_rows in sections:
         print(title, flush=True)
         rows = make_rows()
