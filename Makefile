@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-PLAYER := cmd:$(PY) $(CURDIR)/my_player.py
+PLAYER := cmd:$(CURDIR)/$(PY) $(CURDIR)/my_player.py
 GAMES ?= 2
 RUNS := runs
 
