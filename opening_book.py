@@ -36,18 +36,23 @@ def _read(path):
     return content if isinstance(content, dict) else {}
 
 
+def _positions(content):
+    positions = content.get("positions")
+    return positions if isinstance(positions, dict) else {}
+
+
 def load(path=BOOK_PATH):
     """The book's entries, or an empty book when the file is missing or unreadable."""
-    positions = _read(path).get("positions")
-    return positions if isinstance(positions, dict) else {}
+    return _positions(_read(path))
 
 
 def answered_plies(path=BOOK_PATH):
     """The last ply the book was built to answer (0 without a usable book): the time manager
     counts our moves up to it as free."""
-    built_with = _read(path).get("built_with")
+    content = _read(path)
+    built_with = content.get("built_with")
     max_ply = built_with.get("max_ply") if isinstance(built_with, dict) else None
-    return min(max_ply, BOOK_PLIES) if isinstance(max_ply, int) and load(path) else 0
+    return min(max_ply, BOOK_PLIES) if isinstance(max_ply, int) and _positions(content) else 0
 
 
 def lookup(position, book=None):
