@@ -43,8 +43,8 @@ class ExactSolver(object):
         self.clock = clock
 
     def children(self, own, opp, prev_own, prev_opp):
-        """`(point, own, opp)` for every legal placement, fewest captures first (the order
-        the measured solver times in docs/benchmarks.md were taken with)."""
+        """`(point, own, opp)` for every legal placement, biggest captures first: they
+        refute or prove fastest."""
         moves = []
         for point in points_of(FULL ^ own ^ opp):
             result = place_stone(own, opp, point, prev_own, prev_opp)

@@ -97,3 +97,21 @@ def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatc
     monkeypatch.setattr(endgame.ExactSolver, "best_move", out_of_time)
     position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
     assert endgame.choose_endgame_move(position) == (from_coord(3, 3), None)
+
+
+
+# White captures two stones at (0,2) and one at (0,3).
+TWO_CAPTURES = """
+    X X . . X
+    O O . . O
+    . . . . .
+    . . . . .
+    . . . . ."""
+
+
+def test_children_come_biggest_capture_first():
+    position = Position.from_text(TWO_CAPTURES, to_move=WHITE, ply=7)
+    own, opp, prev_own, prev_opp = position.mover_view()
+    points = [point for point, _, _ in endgame.ExactSolver().children(own, opp, prev_own, prev_opp)]
+    assert points[:2] == [from_coord(0, 2), from_coord(0, 3)]
+    assert sorted(points) == sorted(position.legal_placements())
