@@ -1,17 +1,20 @@
 """The benchmark set: re-creates docs/benchmarks.md with the figures and the commands.
 
-Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR]
+Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...]
 
-Sections: engine playouts per second (one core); search simulations per CPU second with 1 and 2
+Sections: the targets of the strength issue, each marked met or missed (by how much);
+engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; exact-solver CPU by plies left
 (median and worst of 20 seeded positions each); and, when given, the time use of a
-`tools/driver_match.py` run and the ladder tables written by `tools/ladder.py`. Every figure is a
-median of repeats measured side by side in this one run.
+`tools/driver_match.py` run and the ladders written by `tools/ladder.py` (a compact win-rate
+table per ladder, then each rung's full summary). Every speed figure is a median of repeats
+measured side by side in this one run.
 """
 
 import argparse
 import datetime
 import glob
+import json
 import os
 import platform
 import random
@@ -26,7 +29,9 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
+from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
+from tools.ladder import RUNGS  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "benchmarks.md")
@@ -34,15 +39,98 @@ DOC = os.path.join(REPO, "docs", "benchmarks.md")
 SEARCH_LINE = [(2, 2), (1, 2), (2, 1), (1, 1), (3, 2), (1, 3)]
 SOLVER_PLIES_LEFT = range(4, endgame.EXACT_PLIES_LEFT + 1)
 SOLVER_CAP_CPU = 8.5  # the default move budget: slower than this is useless in a game
+# Playouts per CPU second when the strength issue was opened (make bench-engine, Python 3.11).
+ISSUE_START_PLAYOUTS = {"uniform random": 28690, "agent (knowledge)": 7831}
+PLAYOUT_TARGET_RATIO = 1.5
+GRADED_RUNGS = ("random", "greedy", "aggressive", "alphabeta")
+# (rung, colours the rate is taken over, the target win rate): the issue's targets.
+WIN_TARGETS = ([(rung, colour, 0.99) for rung in GRADED_RUNGS for colour in ("Black", "White")]
+               + [("alphabeta4", "both", 0.90), ("seed-design", "both", 0.95),
+                  ("gnugo", "both", 0.90)])
 
 
-def engine_section(repeats, seconds):
-    rows = ["| playouts | median per CPU second | min | max |", "| --- | --- | --- | --- |"]
-    for knowledge, label in ((False, "uniform random"), (True, "agent (knowledge)")):
-        rates = [playouts_per_second(seconds, knowledge, seed) for seed in range(repeats)]
-        rows.append("| {} | {:,.0f} | {:,.0f} | {:,.0f} |".format(
-            label, statistics.median(rates), min(rates), max(rates)))
+def engine_rates(repeats, seconds):
+    """{label: [playouts per CPU second of each repeat]}."""
+    return {label: [playouts_per_second(seconds, knowledge, seed) for seed in range(repeats)]
+            for knowledge, label in ((False, "uniform random"), (True, "agent (knowledge)"))}
+
+
+def engine_section(rates):
+    rows = ["| playouts | median per CPU second | min | max | issue start | ratio |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for label, values in rates.items():
+        median = statistics.median(values)
+        rows.append("| {} | {:,.0f} | {:,.0f} | {:,.0f} | {:,} | {:.2f}x |".format(
+            label, median, min(values), max(values), ISSUE_START_PLAYOUTS[label],
+            median / ISSUE_START_PLAYOUTS[label]))
     return rows
+
+
+def ladder_results(ladder):
+    """{rung: {"Black"|"White"|"both": (wins, games)}} for the agent, from each games.jsonl.
+
+    The agent is player A of every rung, so it is Black in game 1 (see referee/match.py).
+    """
+    results = {}
+    for path in sorted(glob.glob(os.path.join(ladder, "*", "games.jsonl"))):
+        with open(path) as handle:
+            records = [json.loads(line) for line in handle if line.strip()]
+        if not records:
+            continue
+        agent = min(records, key=lambda record: record["game"])["black"]
+        counts = {"Black": [0, 0], "White": [0, 0]}
+        for record in records:
+            side = "black" if record["black"] == agent else "white"
+            count = counts[side.capitalize()]
+            count[0] += record["winner_name"] == agent
+            count[1] += 1
+        counts["both"] = [counts["Black"][0] + counts["White"][0],
+                          counts["Black"][1] + counts["White"][1]]
+        results[os.path.basename(os.path.dirname(path))] = {
+            colour: tuple(count) for colour, count in counts.items()}
+    order = {rung: index for index, rung in enumerate(RUNGS)}
+    return dict(sorted(results.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+def rate_text(wins, games):
+    low, high = wilson_interval(wins, games)
+    return "{}/{} = {:.1f}% [{:.1f}, {:.1f}]".format(
+        wins, games, 100.0 * wins / games, 100 * low, 100 * high)
+
+
+def ladder_section(results):
+    rows = ["| opponent | agent as Black | agent as White | both |", "| --- | --- | --- | --- |"]
+    for rung, counts in results.items():
+        rows.append("| {} | {} |".format(rung, " | ".join(
+            rate_text(*counts[colour]) for colour in ("Black", "White", "both"))))
+    return rows
+
+
+def targets_section(rates, ladders):
+    """Each target of the issue: the measured figure, met or missed, and by how much."""
+    rows = ["| target | measured | verdict |", "| --- | --- | --- |"]
+    for label, values in rates.items():
+        ratio = statistics.median(values) / ISSUE_START_PLAYOUTS[label]
+        rows.append("| {} playouts >= {}x the issue's start ({:,}/s) | {:.2f}x | {} |".format(
+            label, PLAYOUT_TARGET_RATIO, ISSUE_START_PLAYOUTS[label], ratio,
+            _verdict(ratio, PLAYOUT_TARGET_RATIO, "x")))
+    for ladder, results in ladders:
+        for rung, colour, target in WIN_TARGETS:
+            if rung not in results:
+                continue
+            wins, games = results[rung][colour]
+            rows.append("| {} >= {:.0f}% against {} ({}) | {} | {} |".format(
+                "win rate as " + colour if colour != "both" else "win rate", 100 * target, rung,
+                ladder, rate_text(wins, games), _verdict(100.0 * wins / games, 100 * target, "%")))
+    return rows
+
+
+def _verdict(value, target, unit):
+    if value >= target:
+        return "met"
+    if unit == "%":
+        return "missed by {:.1f} points".format(target - value)
+    return "missed by {:.2f}{}".format(target - value, unit)
 
 
 def search_position():
@@ -127,8 +215,11 @@ def main():
              "cores. Medians of repeats measured side by side in this run.".format(
                  "".join(" " + arg for arg in sys.argv[1:]), datetime.date.today(), commit,
                  platform.python_version(), os.cpu_count()), ""]
-    sections = [("Engine: playouts from the empty board to ply 24, one core",
-                 lambda: engine_section(repeats, 2.0)),
+    rates = engine_rates(repeats, 2.0)
+    ladders = [(ladder, ladder_results(ladder)) for ladder in args.ladder]
+    sections = [("Targets of the strength issue", lambda: targets_section(rates, ladders)),
+                ("Engine: playouts from the empty board to ply 24, one core",
+                 lambda: engine_section(rates)),
                 ("Search: the same CPU per move with 1 and 2 workers (merged visit counts)",
                  lambda: search_section(repeats, 4.0)),
                 ("Exact endgame (`endgame.choose_endgame_move`), {} seeded random positions per row"
@@ -136,6 +227,9 @@ def main():
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
+    for ladder, results in ladders:
+        sections.append(("Ladder ({}): the agent's win rates, 95% intervals".format(ladder),
+                         lambda results=results: ladder_section(results)))
     for ladder in args.ladder:
         for summary in sorted(glob.glob(os.path.join(ladder, "*", "summary.txt"))):
             rung = os.path.basename(os.path.dirname(summary))

@@ -1,0 +1,49 @@
+"""The benchmark report's arithmetic: ladder win rates per colour and the targets' verdicts."""
+
+import json
+import os
+import sys
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+from tools import bench  # noqa: E402
+
+AGENT = "cmd:python3 my_player.py"
+
+
+def write_rung(ladder, rung, records):
+    os.makedirs(str(ladder / rung))
+    with open(str(ladder / rung / "games.jsonl"), "w") as handle:
+        for record in records:
+            handle.write(json.dumps(record) + "\n")
+
+
+def game(number, agent_black, agent_wins, opponent):
+    black, white = (AGENT, opponent) if agent_black else (opponent, AGENT)
+    return {"game": number, "black": black, "white": white,
+            "winner_name": AGENT if agent_wins else opponent}
+
+
+def test_ladder_results_count_the_agent_per_colour_in_ladder_order(tmp_path):
+    # Games finish out of order; the agent is Black in game 1 whatever the file order.
+    write_rung(tmp_path, "alphabeta4", [game(2, False, True, "alphabeta4"),
+                                        game(1, True, False, "alphabeta4"),
+                                        game(3, True, True, "alphabeta4")])
+    write_rung(tmp_path, "random", [game(1, True, True, "random"), game(2, False, True, "random")])
+    results = bench.ladder_results(str(tmp_path))
+    assert list(results) == ["random", "alphabeta4"]
+    assert results["alphabeta4"] == {"Black": (1, 2), "White": (1, 1), "both": (2, 3)}
+
+
+def test_rate_text_gives_the_wilson_interval():
+    assert bench.rate_text(50, 50) == "50/50 = 100.0% [92.9, 100.0]"
+
+
+def test_targets_say_met_or_by_how_much_they_are_missed(tmp_path):
+    write_rung(tmp_path, "alphabeta4", [game(n, n % 2 == 1, n <= 8, "alphabeta4")
+                                        for n in range(1, 11)])
+    rates = {"uniform random": [43035.0], "agent (knowledge)": [7831.0]}
+    rows = bench.targets_section(rates, [("L", bench.ladder_results(str(tmp_path)))])
+    verdicts = [row.rsplit("|", 2)[1].strip() for row in rows[2:]]
+    assert verdicts == ["met", "missed by 0.50x", "missed by 10.0 points"]
