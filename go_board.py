@@ -133,23 +133,43 @@ def place_stone(own, opp, point, ko_own, ko_opp):
         return OCCUPIED
     empty_after = FULL ^ own ^ opp ^ bit
     own |= bit
-    captured = 0
-    if NEIGHBOURS[point] & opp:
-        for neighbour, neighbour_bit in NEIGHBOUR_POINTS[point]:
-            # A stone next to another empty point is alive: skip the flood fill.
-            if opp & neighbour_bit and not (neighbour_bit & captured) \
-                    and not (NEIGHBOURS[neighbour] & empty_after):
-                chain = group_of(opp, neighbour_bit)
-                if not (dilate(chain) & empty_after):
+    # Only an opponent stone next to the point with no empty neighbour left can be captured.
+    # The flood fills below are `group_of` and `dilate` written out, stopping at a liberty.
+    lonely = NEIGHBOURS[point] & opp & ~(
+        empty_after | ((empty_after << 1) & _NOT_LEFT) | ((empty_after >> 1) & _NOT_RIGHT)
+        | ((empty_after << SIZE) & FULL) | (empty_after >> SIZE))
+    if lonely:
+        captured = 0
+        while lonely:
+            chain = lonely & -lonely
+            while True:
+                grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
+                         | ((chain << SIZE) & FULL) | (chain >> SIZE))
+                if grown & empty_after:
+                    break
+                grown &= opp
+                if grown == chain:
                     captured |= chain
-    if captured:
-        opp ^= captured
-        if own == ko_own and opp == ko_opp:
-            return KO
+                    break
+                chain = grown
+            lonely &= ~chain
+        if captured:
+            opp ^= captured
+            if own == ko_own and opp == ko_opp:
+                return KO
+            return own, opp
+    if NEIGHBOURS[point] & empty_after:
         return own, opp
-    if NEIGHBOURS[point] & empty_after or dilate(group_of(own, bit)) & empty_after:
-        return own, opp
-    return SUICIDE
+    chain = bit
+    while True:
+        grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
+                 | ((chain << SIZE) & FULL) | (chain >> SIZE))
+        if grown & empty_after:
+            return own, opp
+        grown &= own
+        if grown == chain:
+            return SUICIDE
+        chain = grown
 
 
 class Position(object):

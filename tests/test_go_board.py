@@ -289,3 +289,46 @@ def test_format_input_is_lf_without_final_newline():
 def test_format_output():
     assert go_board.format_output(point(2, 3)) == "2,3"
     assert go_board.format_output(PASS) == "PASS"
+
+
+def _place_stone_by_definition(own, opp, point, ko_own, ko_opp):
+    """place_stone's rule read straight from rules.md: whole chains, whole liberty sets."""
+    bit = 1 << point
+    if (own | opp) & bit:
+        return go_board.OCCUPIED
+    own |= bit
+    captured = 0
+    for neighbour in go_board.points_of(go_board.NEIGHBOURS[point] & opp):
+        chain = go_board.group_of(opp, 1 << neighbour)
+        if not go_board.liberties(chain, own, opp):
+            captured |= chain
+    opp &= ~captured
+    if captured and own == ko_own and opp == ko_opp:
+        return go_board.KO
+    if not go_board.liberties(go_board.group_of(own, bit), own, opp):
+        return go_board.SUICIDE
+    return own, opp
+
+
+def test_place_stone_agrees_with_its_definition_on_random_boards():
+    # Any boards, reachable or not (chains without liberties included), every point; and each
+    # capture again with its own result as the previous board, which must be ko.
+    import random
+    rng = random.Random(561)
+    captures = 0
+    for _ in range(3000):
+        density = rng.random()
+        own = opp = 0
+        for p in range(go_board.NUM_POINTS):
+            if rng.random() < density:
+                if rng.random() < 0.5:
+                    own |= 1 << p
+                else:
+                    opp |= 1 << p
+        for p in range(go_board.NUM_POINTS):
+            expected = _place_stone_by_definition(own, opp, p, -1, -1)
+            assert go_board.place_stone(own, opp, p, -1, -1) == expected
+            if isinstance(expected, tuple) and expected[1] != opp:
+                captures += 1
+                assert go_board.place_stone(own, opp, p, *expected) == go_board.KO
+    assert captures > 1000
