@@ -8,50 +8,82 @@ then plays a random placement that is not a self-atari. Under stones-only scorin
 own territory is good, so there is no eye rule: the self-atari test already keeps the last two
 eyes of a group.
 
-Performance: the game runs on local bitboards, not Positions; `place_stone` is the only rule.
+Performance: the game runs on local bitboards, not Positions. `place_stone` is the only rule for
+a placement next to an opponent stone (where captures and ko live); a placement touching no
+opponent stone can capture nothing, so the loop decides it from its empty neighbours and, only
+when it has at most one, from its chain's liberties. The liberty tests look at a stone's own
+empty neighbours first: a stone with two of them proves its chain is out of atari without a
+flood fill. tests/test_playout.py replays every ply against `place_stone`.
 """
 
 import go_board
-from go_board import BIT, FULL, MAX_PLY, NEIGHBOURS, dilate, group_of, place_stone, points_of
+from go_board import BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, place_stone, points_of
+
+_NOT_LEFT = go_board._NOT_LEFT
+_NOT_RIGHT = go_board._NOT_RIGHT
+_POINTS = range(NUM_POINTS)
 
 
-def _is_self_atari(result, point, opp_before):
-    """The placement left its own chain with one liberty without capturing anything."""
-    own, opp = result
-    if opp != opp_before:
-        return False
-    empty = FULL ^ own ^ opp
+def _liberties(stones, bit, empty):
+    """Liberties (in `empty`) of the chain of `stones` through the stone `bit`, exact up to one.
+
+    Zero or one liberty comes back exactly; two or more come back as some two or more of them,
+    found as soon as the flood fill (`group_of` and `dilate` written out) meets them.
+    """
+    chain = bit
+    while True:
+        grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
+                 | ((chain << 5) & FULL) | (chain >> 5))
+        liberties = grown & empty
+        if liberties & (liberties - 1):
+            return liberties
+        grown &= stones
+        if grown == chain:
+            return liberties
+        chain = grown
+
+
+def _is_self_atari(own, point, empty):
+    """The chain of `own` through `point` has at most one liberty in `empty`.
+
+    For a placement that captured nothing: `own` and `empty` are the board after it.
+    """
     free = NEIGHBOURS[point] & empty
     if free & (free - 1):
         return False
-    liberties = dilate(group_of(own, BIT[point])) & empty
+    if not NEIGHBOURS[point] & own:
+        return True
+    liberties = _liberties(own, BIT[point], empty)
     return not liberties & (liberties - 1)
 
 
-def _single_point(bits):
-    """The point of a one-point bitboard, or None when it holds zero or several points."""
-    if bits and not bits & (bits - 1):
-        return bits.bit_length() - 1
-    return None
+def _atari_point(stones, point, empty):
+    """The one liberty of the chain of `stones` through `point`, as a point, or -1."""
+    free = NEIGHBOURS[point] & empty
+    if free & (free - 1):
+        return -1
+    liberties = _liberties(stones, BIT[point], empty)
+    if liberties and not liberties & (liberties - 1):
+        return liberties.bit_length() - 1
+    return -1
 
 
-def _urgent_reply(own, opp, prev_own, prev_opp, last_bit):
+def _urgent_reply(own, opp, prev_own, prev_opp, last_point, empty):
     """`(point, result)` capturing the chain of the last move or saving ours next to it."""
-    empty = FULL ^ own ^ opp
-    point = _single_point(dilate(group_of(opp, last_bit)) & empty)
-    if point is not None:
+    point = _atari_point(opp, last_point, empty)
+    if point >= 0:
         result = place_stone(own, opp, point, prev_own, prev_opp)
         if result.__class__ is tuple:
             return point, result
-    touching = dilate(last_bit) & own
-    while touching:
-        chain = group_of(own, touching & -touching)
-        touching &= ~chain
-        point = _single_point(dilate(chain) & empty)
-        if point is not None:
-            result = place_stone(own, opp, point, prev_own, prev_opp)
-            if result.__class__ is tuple and not _is_self_atari(result, point, opp):
-                return point, result
+    # Our chains next to the last move, lowest stone first; a chain met twice answers the same.
+    for neighbour, bit in NEIGHBOUR_POINTS[last_point]:
+        if bit & own:
+            point = _atari_point(own, neighbour, empty)
+            if point >= 0:
+                result = place_stone(own, opp, point, prev_own, prev_opp)
+                if result.__class__ is tuple and (
+                        result[1] != opp or not _is_self_atari(result[0], point, FULL ^ result[0] ^ opp)):
+                    return point, result
     return None
 
 
@@ -61,45 +93,79 @@ def playout(position, random, knowledge=True):
         return position.black, position.white
     own, opp, prev_own, prev_opp = position.mover_view()
     black_to_move = position.to_move == go_board.BLACK
-    empties = points_of(FULL ^ own ^ opp)
+    empty = FULL ^ own ^ opp
+    empties = [p for p in _POINTS if empty >> p & 1]
     last_bit = opp & ~prev_opp
-    last_bit &= -last_bit
+    last_point = (last_bit & -last_bit).bit_length() - 1
     for _ in range(position.ply, MAX_PLY + 1):
-        reply = _urgent_reply(own, opp, prev_own, prev_opp, last_bit) if knowledge and last_bit else None
-        if reply is not None:
-            point, result = reply
-        else:
-            point = result = fallback = None
+        point = -1
+        if knowledge and last_point >= 0:
+            # Nothing is urgent unless the last stone has at most one empty neighbour or
+            # touches one of ours.
+            around = NEIGHBOURS[last_point]
+            free = around & empty
+            if around & own or not free & (free - 1):
+                reply = _urgent_reply(own, opp, prev_own, prev_opp, last_point, empty)
+                if reply is not None:
+                    point, (new_own, new_opp) = reply
+        if point < 0:
+            fallback = None
             count = len(empties)
             while count:
                 index = int(random() * count)
                 candidate = empties[index]
-                outcome = place_stone(own, opp, candidate, prev_own, prev_opp)
-                if outcome.__class__ is tuple:
-                    if not knowledge or not _is_self_atari(outcome, candidate, opp):
-                        point, result = candidate, outcome
+                bit = BIT[candidate]
+                neighbours = NEIGHBOURS[candidate]
+                after = empty ^ bit
+                # An opponent stone next to the point with no other empty neighbour may be captured.
+                if neighbours & opp & ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
+                                        | ((after << 5) & FULL) | (after >> 5)):
+                    outcome = place_stone(own, opp, candidate, prev_own, prev_opp)
+                    if outcome.__class__ is tuple:
+                        new_own, new_opp = outcome
+                        if not knowledge or new_opp != opp or \
+                                not _is_self_atari(new_own, candidate, after):
+                            point = candidate
+                            break
+                        if fallback is None:
+                            fallback = candidate, new_own, new_opp
+                else:
+                    # Nothing captured: legal when the placed stone's chain has a liberty.
+                    new_own = own | bit
+                    new_opp = opp
+                    free = neighbours & after
+                    if free and (not knowledge or free & (free - 1)):
+                        point = candidate
                         break
-                    if fallback is None:
-                        fallback = candidate, outcome
+                    if neighbours & own:
+                        free = _liberties(new_own, bit, after)
+                    if free:
+                        if not knowledge or free & (free - 1):
+                            point = candidate
+                            break
+                        if fallback is None:
+                            fallback = candidate, new_own, opp
                 count -= 1
                 empties[index] = empties[count]
                 empties[count] = candidate
-            if result is None and fallback is not None:
-                point, result = fallback
-        if result is None:
-            if own == prev_own and opp == prev_opp:
-                break
-            own, opp, prev_own, prev_opp = opp, own, opp, own
-            black_to_move = not black_to_move
-            last_bit = 0
-            continue
-        new_own, new_opp = result
+            if point < 0:
+                if fallback is None:
+                    if own == prev_own and opp == prev_opp:
+                        break
+                    own, opp, prev_own, prev_opp = opp, own, opp, own
+                    black_to_move = not black_to_move
+                    last_point = -1
+                    continue
+                point, new_own, new_opp = fallback
         empties.remove(point)
         if new_opp != opp:
             empties.extend(points_of(opp ^ new_opp))
+            empty = FULL ^ new_own ^ new_opp
+        else:
+            empty ^= BIT[point]
         own, opp, prev_own, prev_opp = new_opp, new_own, opp, own
         black_to_move = not black_to_move
-        last_bit = BIT[point]
+        last_point = point
     return (own, opp) if black_to_move else (opp, own)
 
 
