@@ -92,13 +92,14 @@ def playout(position, random, knowledge=True):
     if position.is_over:
         return position.black, position.white
     own, opp, prev_own, prev_opp = position.mover_view()
-    black_to_move = position.to_move == go_board.BLACK
     empty = FULL ^ own ^ opp
     empties = [p for p in _POINTS if empty >> p & 1]
     last_bit = opp & ~prev_opp
     last_point = (last_bit & -last_bit).bit_length() - 1
-    for _ in range(position.ply, MAX_PLY + 1):
-        point = -1
+    ply = first_ply = position.ply
+    for ply in range(first_ply, MAX_PLY + 1):
+        count = len(empties)
+        fallback = None
         if knowledge and last_point >= 0:
             # Nothing is urgent unless the last stone has at most one empty neighbour or
             # touches one of ours.
@@ -108,52 +109,52 @@ def playout(position, random, knowledge=True):
                 reply = _urgent_reply(own, opp, prev_own, prev_opp, last_point, empty)
                 if reply is not None:
                     point, (new_own, new_opp) = reply
-        if point < 0:
-            fallback = None
-            count = len(empties)
-            while count:
-                index = int(random() * count)
-                candidate = empties[index]
-                bit = BIT[candidate]
-                neighbours = NEIGHBOURS[candidate]
-                after = empty ^ bit
-                # An opponent stone next to the point with no other empty neighbour may be captured.
-                if neighbours & opp & ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
-                                        | ((after << 5) & FULL) | (after >> 5)):
-                    outcome = place_stone(own, opp, candidate, prev_own, prev_opp)
-                    if outcome.__class__ is tuple:
-                        new_own, new_opp = outcome
-                        if not knowledge or new_opp != opp or \
-                                not _is_self_atari(new_own, candidate, after):
-                            point = candidate
-                            break
-                        if fallback is None:
-                            fallback = candidate, new_own, new_opp
-                else:
-                    # Nothing captured: legal when the placed stone's chain has a liberty.
-                    new_own = own | bit
-                    new_opp = opp
-                    free = neighbours & after
-                    if free and (not knowledge or free & (free - 1)):
+                    count = -1
+        while count > 0:
+            index = int(random() * count)
+            candidate = empties[index]
+            bit = BIT[candidate]
+            neighbours = NEIGHBOURS[candidate]
+            after = empty ^ bit
+            # An opponent stone next to the point with no other empty neighbour may be captured.
+            lonely = neighbours & opp
+            if lonely and lonely & ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
+                                     | ((after << 5) & FULL) | (after >> 5)):
+                outcome = place_stone(own, opp, candidate, prev_own, prev_opp)
+                if outcome.__class__ is tuple:
+                    new_own, new_opp = outcome
+                    if not knowledge or new_opp != opp or \
+                            not _is_self_atari(new_own, candidate, after):
                         point = candidate
                         break
-                    if neighbours & own:
-                        free = _liberties(new_own, bit, after)
-                    if free:
-                        if not knowledge or free & (free - 1):
-                            point = candidate
-                            break
-                        if fallback is None:
-                            fallback = candidate, new_own, opp
-                count -= 1
-                empties[index] = empties[count]
-                empties[count] = candidate
-            if point < 0:
+                    if fallback is None:
+                        fallback = candidate, new_own, new_opp
+            else:
+                # Nothing captured: legal when the placed stone's chain has a liberty.
+                new_own = own | bit
+                new_opp = opp
+                free = neighbours & after
+                if free and (not knowledge or free & (free - 1)):
+                    point = candidate
+                    break
+                if neighbours & own:
+                    free = _liberties(new_own, bit, after)
+                if free:
+                    if not knowledge or free & (free - 1):
+                        point = candidate
+                        break
+                    if fallback is None:
+                        fallback = candidate, new_own, opp
+            count -= 1
+            empties[index] = empties[count]
+            empties[count] = candidate
+        else:
+            if count == 0:
+                # No candidate taken (an urgent reply sets count to -1).
                 if fallback is None:
                     if own == prev_own and opp == prev_opp:
                         break
                     own, opp, prev_own, prev_opp = opp, own, opp, own
-                    black_to_move = not black_to_move
                     last_point = -1
                     continue
                 point, new_own, new_opp = fallback
@@ -164,9 +165,13 @@ def playout(position, random, knowledge=True):
         else:
             empty ^= BIT[point]
         own, opp, prev_own, prev_opp = new_opp, new_own, opp, own
-        black_to_move = not black_to_move
         last_point = point
-    return (own, opp) if black_to_move else (opp, own)
+    else:
+        ply = MAX_PLY + 1
+    # Every ply before `ply` changed sides (a break leaves the ply that ended the game).
+    if (ply - first_ply) % 2 == (position.to_move != go_board.BLACK):
+        return own, opp
+    return opp, own
 
 
 def black_wins(black, white):
