@@ -3,7 +3,8 @@
 Start at `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
 canonical position (the smallest of its 8 symmetric images) to the answer in that frame;
 `lookup` maps the answer back to the board as given. A position the book does not hold
-returns None and goes to search.
+returns None and goes to search. Plies 1-3 are answered in full (known results, else a long
+search); later plies only where an answer was learned from recorded games.
 """
 
 import json
