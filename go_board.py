@@ -120,6 +120,35 @@ def liberties(group, black, white):
     return dilate(group) & ~(black | white) & FULL
 
 
+def capture(own, opp, lonely, empty_after, ko_own, ko_opp):
+    """The captures of a placement, for `place_stone` and the playouts.
+
+    `own` already holds the new stone, `empty_after` is the empty points after it, `lonely`
+    the opponent stones next to it without an empty neighbour (only their chains can die).
+    Returns `(own, opp)` after the captures, KO, or None when nothing is captured.
+    """
+    captured = 0
+    while lonely:
+        chain = lonely & -lonely
+        while True:  # group_of and dilate written out, stopping at a liberty
+            grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
+                     | ((chain << SIZE) & FULL) | (chain >> SIZE))
+            if grown & empty_after:
+                break
+            grown &= opp
+            if grown == chain:
+                captured |= chain
+                break
+            chain = grown
+        lonely &= ~chain
+    if not captured:
+        return None
+    opp ^= captured
+    if own == ko_own and opp == ko_opp:
+        return KO
+    return own, opp
+
+
 def place_stone(own, opp, point, ko_own, ko_opp):
     """Play a stone of the side `own` at `point`.
 
@@ -134,33 +163,16 @@ def place_stone(own, opp, point, ko_own, ko_opp):
     empty_after = FULL ^ own ^ opp ^ bit
     own |= bit
     # Only an opponent stone next to the point with no empty neighbour left can be captured.
-    # The flood fills below are `group_of` and `dilate` written out, stopping at a liberty.
     lonely = NEIGHBOURS[point] & opp & ~(
         empty_after | ((empty_after << 1) & _NOT_LEFT) | ((empty_after >> 1) & _NOT_RIGHT)
         | ((empty_after << SIZE) & FULL) | (empty_after >> SIZE))
     if lonely:
-        captured = 0
-        while lonely:
-            chain = lonely & -lonely
-            while True:
-                grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
-                         | ((chain << SIZE) & FULL) | (chain >> SIZE))
-                if grown & empty_after:
-                    break
-                grown &= opp
-                if grown == chain:
-                    captured |= chain
-                    break
-                chain = grown
-            lonely &= ~chain
-        if captured:
-            opp ^= captured
-            if own == ko_own and opp == ko_opp:
-                return KO
-            return own, opp
+        result = capture(own, opp, lonely, empty_after, ko_own, ko_opp)
+        if result is not None:
+            return result
     if NEIGHBOURS[point] & empty_after:
         return own, opp
-    chain = bit
+    chain = bit  # group_of and dilate written out, stopping at a liberty
     while True:
         grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
                  | ((chain << SIZE) & FULL) | (chain >> SIZE))

@@ -8,16 +8,18 @@ then plays a random placement that is not a self-atari. Under stones-only scorin
 own territory is good, so there is no eye rule: the self-atari test already keeps the last two
 eyes of a group.
 
-Performance: the game runs on local bitboards, not Positions. `place_stone` is the only rule for
-a placement next to an opponent stone (where captures and ko live); a placement touching no
-opponent stone can capture nothing, so the loop decides it from its empty neighbours and, only
-when it has at most one, from its chain's liberties. The liberty tests look at a stone's own
-empty neighbours first: a stone with two of them proves its chain is out of atari without a
-flood fill. tests/test_playout.py replays every ply against `place_stone`.
+Performance: the game runs on local bitboards, not Positions. `go_board.capture` (place_stone's
+own capture and ko rule) decides a placement next to an opponent stone that has no other empty
+neighbour; any other placement captures nothing, so the loop decides it from its empty
+neighbours and, only when it has at most one, from its chain's liberties. The liberty tests
+look at a stone's own empty neighbours first: a stone with two of them proves its chain is out
+of atari without a flood fill. tests/test_playout.py replays seeded games against the policy
+written plainly with `place_stone`.
 """
 
 import go_board
-from go_board import BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, place_stone, points_of
+from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, capture,
+                      place_stone, points_of)
 
 _NOT_LEFT = go_board._NOT_LEFT
 _NOT_RIGHT = go_board._NOT_RIGHT
@@ -116,19 +118,17 @@ def playout(position, random, knowledge=True):
             bit = BIT[candidate]
             neighbours = NEIGHBOURS[candidate]
             after = empty ^ bit
-            # An opponent stone next to the point with no other empty neighbour may be captured.
             lonely = neighbours & opp
-            if lonely and lonely & ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
-                                     | ((after << 5) & FULL) | (after >> 5)):
-                outcome = place_stone(own, opp, candidate, prev_own, prev_opp)
-                if outcome.__class__ is tuple:
+            if lonely:
+                # Only an opponent stone with no empty neighbour left may be captured.
+                lonely &= ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
+                            | ((after << 5) & FULL) | (after >> 5))
+            outcome = capture(own | bit, opp, lonely, after, prev_own, prev_opp) if lonely else None
+            if outcome is not None:
+                if outcome.__class__ is tuple:  # a capture: legal, and never a self-atari
                     new_own, new_opp = outcome
-                    if not knowledge or new_opp != opp or \
-                            not _is_self_atari(new_own, candidate, after):
-                        point = candidate
-                        break
-                    if fallback is None:
-                        fallback = candidate, new_own, new_opp
+                    point = candidate
+                    break
             else:
                 # Nothing captured: legal when the placed stone's chain has a liberty.
                 new_own = own | bit
