@@ -11,8 +11,9 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 Whatever fails inside step 3, a legal move is still written (the best known, else any).
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
-LITTLEGO_WORKERS, LITTLEGO_SEED, and LITTLEGO_BOOK / LITTLEGO_SOLVER / LITTLEGO_KNOWLEDGE (0 turns
-a part off, for measuring what it is worth).
+LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
+LITTLEGO_BOOK / LITTLEGO_SOLVER / LITTLEGO_KNOWLEDGE (0 turns a part off, for measuring what it
+is worth).
 """
 
 import os
@@ -56,6 +57,7 @@ class Settings(object):
         self.use_book = environ.get("LITTLEGO_BOOK", "1") != "0"
         self.use_solver = environ.get("LITTLEGO_SOLVER", "1") != "0"
         self.knowledge = environ.get("LITTLEGO_KNOWLEDGE", "1") != "0"
+        self.exploration = float(environ.get("LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION))
 
 
 def tree_cpu_seconds():
@@ -103,7 +105,8 @@ def search_move(position, budget_end, settings, report):
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
         settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log,
-        sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS)
+        exploration=settings.exploration, sure_win=SURE_WIN_VALUE,
+        sure_win_after=SURE_WIN_SIMULATIONS)
     report["simulations"] = simulations
     report["workers"] = workers_used
     placements = [stats for stats in children if stats.action != PASS]

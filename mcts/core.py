@@ -17,7 +17,8 @@ Leaves are valued by an evaluator with `evaluate(state, rng) -> value` in [0, 1]
 import math
 
 # UCT's exploration constant for win/loss values. Measured in self-play at 1 s CPU per move,
-# 40 games each: 0.5 beat 0.9 27-13 (runs/exp-c05-vs-c09) and 0.3 23-17 (runs/exp-c03-vs-c05).
+# 40 games each: 0.5 beat 0.9 27-13 (runs/exp-c05-vs-c09) and beat 0.3 23-17
+# (runs/exp-c03-vs-c05).
 DEFAULT_EXPLORATION = 0.5
 DECISION_CHECK_INTERVAL = 256
 WIN, LOSS = 1.0, 0.0

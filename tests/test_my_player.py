@@ -159,6 +159,15 @@ def test_malformed_input_exits_2_with_one_stderr_line_and_writes_nothing(tmp_pat
     assert run.input_after == input_bytes
 
 
+@pytest.mark.parametrize("name", ["LITTLEGO_MOVE_CPU", "LITTLEGO_EXPLORATION", "LITTLEGO_WORKERS"])
+def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp_path, name):
+    run = run_agent(tmp_path, OPENING_INPUT, **{name: "fast"})
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert b"bad LITTLEGO_* setting" in run.stderr
+    assert run.files == ["input.txt"]
+
+
 # ---- moves -------------------------------------------------------------------------------
 
 def test_black_first_move_is_exactly_the_centre(tmp_path):
