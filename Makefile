@@ -49,7 +49,7 @@ bench-engine: $(STAMP)
 bench: $(STAMP)
 	$(PY) tools/bench.py $(if $(wildcard $(RUNS)/driver-match/summary.txt),--driver-run $(RUNS)/driver-match) \
 	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder) \
-	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default)
+	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default --time-use $(RUNS)/ladder-default)
 
 # The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
 # Seed 2: the book's learned answers came from games of seed 1, which must not be re-measured.

@@ -47,3 +47,20 @@ def test_targets_say_met_or_by_how_much_they_are_missed(tmp_path):
     rows = bench.targets_section(rates, [("L", bench.ladder_results(str(tmp_path)))])
     verdicts = [row.rsplit("|", 2)[1].strip() for row in rows[2:]]
     assert verdicts == ["met", "missed by 0.50x", "missed by 10.0 points"]
+
+
+def test_time_use_takes_the_agents_side_of_every_game(tmp_path):
+    first = game(1, True, True, "alphabeta4")
+    first.update(cpu={"black": [1.0, 3.0], "white": [9.0, 9.0]}, wall={"black": [0.5, 1.5], "white": [9.0, 9.0]})
+    second = game(2, False, True, "alphabeta4")
+    second.update(cpu={"black": [9.0], "white": [2.0]}, wall={"black": [9.0], "white": [1.0]})
+    write_rung(tmp_path, "alphabeta4", [first, second])
+    assert bench.time_use_section(str(tmp_path))[2:] == [
+        "| CPU per move (s) | 2.00 | 3.00 | 3.00 | 3 |",
+        "| wall per move (s) | 1.00 | 1.50 | 1.50 | 3 |",
+        "| CPU per game, our moves (s) | 3.00 | 4.00 | 4.00 | 2 |"]
+
+
+def test_the_99th_percentile_is_a_nearest_rank():
+    assert bench.percentile(list(range(1, 201)), 0.99) == 198
+    assert bench.percentile([5.0], 0.99) == 5.0

@@ -1,13 +1,14 @@
 """The benchmark set: re-creates docs/benchmarks.md with the figures and the commands.
 
-Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...]
+Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...] [--time-use DIR ...]
 
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; exact-solver CPU by plies left
 (median and worst of 20 seeded positions each); and, when given, the time use of a
-`tools/driver_match.py` run and the ladders written by `tools/ladder.py` (a compact win-rate
-table per ladder, then each rung's full summary). Every speed figure is a median of repeats
+`tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
+and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
+rung's full summary). Every speed figure is a median of repeats
 measured side by side in this one run.
 """
 
@@ -15,6 +16,7 @@ import argparse
 import datetime
 import glob
 import json
+import math
 import os
 import platform
 import random
@@ -66,30 +68,63 @@ def engine_section(rates):
     return rows
 
 
-def ladder_results(ladder):
-    """{rung: {"Black"|"White"|"both": (wins, games)}} for the agent, from each games.jsonl.
+def rung_games(ladder):
+    """(rung, records, the agent's name) per rung of a tools/ladder.py output directory.
 
     The agent is player A of every rung, so it is Black in game 1 (see referee/match.py).
     """
-    results = {}
     for path in sorted(glob.glob(os.path.join(ladder, "*", "games.jsonl"))):
         with open(path) as handle:
             records = [json.loads(line) for line in handle if line.strip()]
-        if not records:
-            continue
-        agent = min(records, key=lambda record: record["game"])["black"]
+        if records:
+            agent = min(records, key=lambda record: record["game"])["black"]
+            yield os.path.basename(os.path.dirname(path)), records, agent
+
+
+def agent_side(record, agent):
+    return "black" if record["black"] == agent else "white"
+
+
+def ladder_results(ladder):
+    """{rung: {"Black"|"White"|"both": (wins, games)}} for the agent, from each games.jsonl."""
+    results = {}
+    for rung, records, agent in rung_games(ladder):
         counts = {"Black": [0, 0], "White": [0, 0]}
         for record in records:
-            side = "black" if record["black"] == agent else "white"
+            side = agent_side(record, agent)
             count = counts[side.capitalize()]
             count[0] += record["winner_name"] == agent
             count[1] += 1
         counts["both"] = [counts["Black"][0] + counts["White"][0],
                           counts["Black"][1] + counts["White"][1]]
-        results[os.path.basename(os.path.dirname(path))] = {
-            colour: tuple(count) for colour, count in counts.items()}
+        results[rung] = {colour: tuple(count) for colour, count in counts.items()}
     order = {rung: index for index, rung in enumerate(RUNGS)}
     return dict(sorted(results.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+def percentile(values, share):
+    """The nearest-rank percentile: the smallest value with `share` of the values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def time_use_section(ladder):
+    """The agent's CPU and wall per move (whole process tree, metered by the referee) and CPU
+    per game, over every game of a ladder directory."""
+    per_move = {"cpu": [], "wall": []}
+    per_game = []
+    for _, records, agent in rung_games(ladder):
+        for record in records:
+            side = agent_side(record, agent)
+            for kind in per_move:
+                per_move[kind] += record[kind][side]
+            per_game.append(sum(record["cpu"][side]))
+    rows = ["| measure | mean | 99th percentile | max | count |", "| --- | --- | --- | --- | --- |"]
+    for label, values in (("CPU per move (s)", per_move["cpu"]), ("wall per move (s)", per_move["wall"]),
+                          ("CPU per game, our moves (s)", per_game)):
+        rows.append("| {} | {:.2f} | {:.2f} | {:.2f} | {} |".format(
+            label, statistics.mean(values), percentile(values, 0.99), max(values), len(values)))
+    return rows
 
 
 def rate_text(wins, games):
@@ -205,6 +240,9 @@ def main():
     parser.add_argument("--driver-run", help="a tools/driver_match.py output directory")
     parser.add_argument("--ladder", action="append", default=[],
                         help="a tools/ladder.py output directory (repeatable)")
+    parser.add_argument("--time-use", action="append", default=[],
+                        help="a tools/ladder.py output directory at the default budget: the agent's "
+                        "CPU and wall per move and CPU per game over its games (repeatable)")
     parser.add_argument("--out", default=DOC)
     args = parser.parse_args()
     repeats, samples = (1, 3) if args.quick else (5, 20)
@@ -227,6 +265,9 @@ def main():
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
+    for ladder in args.time_use:
+        sections.append(("Time use at the default budget, every game of {}".format(ladder),
+                         lambda ladder=ladder: time_use_section(ladder)))
     for ladder, results in ladders:
         sections.append(("Ladder ({}): the agent's win rates, 95% intervals".format(ladder),
                          lambda results=results: ladder_section(results)))
