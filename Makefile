@@ -59,7 +59,7 @@ ladder: $(STAMP)
 
 # The shorter match at the default budget (8.5 s per move), showing the ladder's ranking holds;
 # one game at a time, so the agent's workers have both cores as they would under the grader.
-LADDER_DEFAULT_ARGS ?= --games 20 --opponents alphabeta4,seed-design --parallel 1 --seed 2
+LADDER_DEFAULT_ARGS ?= --games 20 --opponents alphabeta4,gnugo --parallel 1 --seed 2
 ladder-default: $(STAMP)
 	$(PY) tools/ladder.py $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
