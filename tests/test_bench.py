@@ -21,8 +21,10 @@ def write_rung(ladder, rung, records):
 
 def game(number, agent_black, agent_wins, opponent):
     black, white = (AGENT, opponent) if agent_black else (opponent, AGENT)
-    return {"game": number, "black": black, "white": white,
-            "winner_name": AGENT if agent_wins else opponent}
+    # The fields of a referee GameRecord that the report reads.
+    return {"game": number, "black": black, "white": white, "reason": "score",
+            "winner_name": AGENT if agent_wins else opponent,
+            "cpu": {"black": [], "white": []}, "wall": {"black": [], "white": []}}
 
 
 def test_ladder_results_count_the_agent_per_colour_in_ladder_order(tmp_path):

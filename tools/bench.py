@@ -31,7 +31,7 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
-from referee.stats import wilson_interval  # noqa: E402
+from referee.stats import summary_rows, wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
 from tools.ladder import RUNGS  # noqa: E402
 
@@ -89,15 +89,8 @@ def ladder_results(ladder):
     """{rung: {"Black"|"White"|"both": (wins, games)}} for the agent, from each games.jsonl."""
     results = {}
     for rung, records, agent in rung_games(ladder):
-        counts = {"Black": [0, 0], "White": [0, 0]}
-        for record in records:
-            side = agent_side(record, agent)
-            count = counts[side.capitalize()]
-            count[0] += record["winner_name"] == agent
-            count[1] += 1
-        counts["both"] = [counts["Black"][0] + counts["White"][0],
-                          counts["Black"][1] + counts["White"][1]]
-        results[rung] = {colour: tuple(count) for colour, count in counts.items()}
+        results[rung] = {row["colour"]: (row["wins"], row["games"])
+                         for row in summary_rows(records, [agent])}
     order = {rung: index for index, rung in enumerate(RUNGS)}
     return dict(sorted(results.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
 
