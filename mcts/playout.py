@@ -18,31 +18,12 @@ written plainly with `place_stone`.
 """
 
 import go_board
-from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, capture,
-                      place_stone, points_of)
+from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, SIZE,
+                      capture, chain_liberties, place_stone, points_of)
 
 _NOT_LEFT = go_board._NOT_LEFT
 _NOT_RIGHT = go_board._NOT_RIGHT
 _POINTS = range(NUM_POINTS)
-
-
-def _liberties(stones, bit, empty):
-    """Liberties (in `empty`) of the chain of `stones` through the stone `bit`, exact up to one.
-
-    Zero or one liberty comes back exactly; two or more come back as some two or more of them,
-    found as soon as the flood fill (`group_of` and `dilate` written out) meets them.
-    """
-    chain = bit
-    while True:
-        grown = (chain | ((chain << 1) & _NOT_LEFT) | ((chain >> 1) & _NOT_RIGHT)
-                 | ((chain << 5) & FULL) | (chain >> 5))
-        liberties = grown & empty
-        if liberties & (liberties - 1):
-            return liberties
-        grown &= stones
-        if grown == chain:
-            return liberties
-        chain = grown
 
 
 def _is_self_atari(own, point, empty):
@@ -55,7 +36,7 @@ def _is_self_atari(own, point, empty):
         return False
     if not NEIGHBOURS[point] & own:
         return True
-    liberties = _liberties(own, BIT[point], empty)
+    liberties = chain_liberties(own, BIT[point], empty)
     return not liberties & (liberties - 1)
 
 
@@ -64,7 +45,7 @@ def _atari_point(stones, point, empty):
     free = NEIGHBOURS[point] & empty
     if free & (free - 1):
         return -1
-    liberties = _liberties(stones, BIT[point], empty)
+    liberties = chain_liberties(stones, BIT[point], empty)
     if liberties and not liberties & (liberties - 1):
         return liberties.bit_length() - 1
     return -1
@@ -122,7 +103,7 @@ def playout(position, random, knowledge=True):
             if lonely:
                 # Only an opponent stone with no empty neighbour left may be captured.
                 lonely &= ~(after | ((after << 1) & _NOT_LEFT) | ((after >> 1) & _NOT_RIGHT)
-                            | ((after << 5) & FULL) | (after >> 5))
+                            | ((after << SIZE) & FULL) | (after >> SIZE))
             outcome = capture(own | bit, opp, lonely, after, prev_own, prev_opp) if lonely else None
             if outcome is not None:
                 if outcome.__class__ is tuple:  # a capture: legal, and never a self-atari
@@ -138,7 +119,7 @@ def playout(position, random, knowledge=True):
                     point = candidate
                     break
                 if neighbours & own:
-                    free = _liberties(new_own, bit, after)
+                    free = chain_liberties(new_own, bit, after)
                 if free:
                     if not knowledge or free & (free - 1):
                         point = candidate
