@@ -61,14 +61,15 @@ def lookup(position, book=None):
     if book is None:
         book = load()
     key, symmetry = canonical(position)
-    canonical_move = _parse_answer(book.get(key))
+    canonical_move = parse_answer(book.get(key))
     if canonical_move is None:
         return None
     return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
 
 
-def _parse_answer(answer):
-    """A stored answer as a move; None for a missing or malformed one (treated as absent)."""
+def parse_answer(answer):
+    """A move's text (`i,j` or `PASS`, as the book and game records write it) as a move; None
+    for a missing or malformed one (treated as absent)."""
     if answer == "PASS":
         return go_board.PASS
     try:

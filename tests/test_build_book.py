@@ -40,7 +40,7 @@ def write_games(path, records):
 def position_after(moves):
     position = go_board.Position()
     for text in moves:
-        position = position.play(build_book.parse_move(text))
+        position = position.play(opening_book.parse_answer(text))
     return position
 
 

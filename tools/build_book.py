@@ -102,10 +102,6 @@ def build(args):
     return book
 
 
-def parse_move(text):
-    return go_board.PASS if text == "PASS" else from_coord(*(int(field) for field in text.split(",")))
-
-
 def tally_answers(paths, learner, first_ply, last_ply):
     """{canonical key: {answer: [wins, games]}} for the learner's moves at those plies."""
     tallies = {}
@@ -118,7 +114,7 @@ def tally_answers(paths, learner, first_ply, last_ply):
                     continue  # the learner plays both sides, or neither: nothing to learn
                 position = go_board.Position()
                 for text in record["moves"][:last_ply]:
-                    move = parse_move(text)
+                    move = opening_book.parse_answer(text)
                     if position.to_move == sides[0] and position.ply >= first_ply:
                         key, answer = opening_book.entry(position, move)
                         tally = tallies.setdefault(key, {}).setdefault(answer, [0, 0])
