@@ -2,12 +2,14 @@
 
 `BUILTIN_PLAYERS` maps a name to a factory `factory(seed) -> player`; a player's
 `choose_move(position)` takes a `go_board.Position` and returns a legal point or `PASS`, and
-one player object is meant to play a whole game. `run.py` is the per-move program the way the
+one player object is meant to play a whole game. The searching players (alphabeta4,
+plain-uct) also take `time_limit`, their CPU seconds per move. `run.py` is the per-move program the way the
 course grader runs a player.
 """
 
 from .alphabeta import AlphaBetaPlayer
 from .alphabeta4 import AlphaBeta4Player
+from .plain_uct import PlainUctPlayer
 from .simple import AggressivePlayer, GreedyPlayer, RandomPlayer
 
 BUILTIN_PLAYERS = {
@@ -16,4 +18,5 @@ BUILTIN_PLAYERS = {
     "aggressive": AggressivePlayer,
     "alphabeta": AlphaBetaPlayer,
     "alphabeta4": AlphaBeta4Player,
+    "plain-uct": PlainUctPlayer,
 }

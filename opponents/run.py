@@ -1,6 +1,6 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
-    python3 /path/to/opponents/run.py NAME [--seed S]
+    python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
 The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step.json`.
@@ -24,6 +24,8 @@ OUTPUT_FILE = "output.txt"
 STORAGE_PREFIX = "opponent_"
 SEED_BYTES = 8
 INPUT_ERROR_STATUS = 2
+TIMED_PLAYERS = ("alphabeta4", "plain-uct")
+MAX_MOVE_CPU = 60.0
 
 
 def write_atomically(path, text):
@@ -49,6 +51,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Play one move of a built-in opponent.")
     parser.add_argument("name", choices=sorted(BUILTIN_PLAYERS))
     parser.add_argument("--seed", type=int, help="replay exactly (default: os.urandom)")
+    parser.add_argument("--move-cpu", type=float, help="CPU seconds per move, for the players "
+                        "that search ({})".format(", ".join(TIMED_PLAYERS)))
     args = parser.parse_args(argv)
     try:
         colour, previous, current = read_input(INPUT_FILE)
@@ -60,7 +64,14 @@ def main(argv=None):
     ply = restore_ply(colour, previous, current, directory, storage_name)
     position = Position(current[0], current[1], colour, ply, previous[0], previous[1])
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(SEED_BYTES), "big")
-    move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply)).choose_move(position)
+    options = {}
+    if args.move_cpu is not None:
+        if args.name not in TIMED_PLAYERS or not 0 < args.move_cpu < MAX_MOVE_CPU:
+            sys.stderr.write("{}: --move-cpu needs a searching player and 0 < SECONDS < {}\n"
+                             .format(args.name, MAX_MOVE_CPU))
+            return INPUT_ERROR_STATUS
+        options["time_limit"] = args.move_cpu
+    move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply), **options).choose_move(position)
     after = position.play(move)
     save_after_move(directory, storage_name, colour, ply, (after.black, after.white))
     write_atomically(OUTPUT_FILE, format_output(move))

@@ -14,6 +14,7 @@ from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, format_input, f
 from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
 from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
 from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
+from opponents.plain_uct import PlainUctPlayer, black_wins_playout  # noqa: E402
 from opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer  # noqa: E402
 
 RUN_PY = os.path.join(REPO_ROOT, "opponents", "run.py")
@@ -119,7 +120,8 @@ def random_positions(seed, count):
 
 
 def test_registry_names_and_seeded_replay():
-    assert sorted(BUILTIN_PLAYERS) == ["aggressive", "alphabeta", "alphabeta4", "greedy", "random"]
+    assert sorted(BUILTIN_PLAYERS) == ["aggressive", "alphabeta", "alphabeta4", "greedy",
+                                       "plain-uct", "random"]
     for name in ("random", "greedy", "aggressive", "alphabeta"):
         games = []
         for _ in range(2):
@@ -243,6 +245,40 @@ def test_alphabeta4_only_returns_legal_moves(monkeypatch):
         assert player.choose_move(position) in position.legal_moves()
 
 
+def test_plain_uct_finds_the_winning_capture_at_the_last_ply():
+    position = Position.from_text(LAST_PLY_CAPTURE, WHITE, MAX_PLY)
+    # At the last ply every playout is the real result, so the winning child gathers the visits.
+    assert {PlainUctPlayer(seed, time_limit=0.2).choose_move(position) for seed in SEEDS} == {
+        from_coord(3, 2)}
+
+
+def test_plain_uct_passes_at_plies_22_and_23_when_ahead_and_only_then():
+    ahead = """
+X X X . .
+X . X . .
+X X X . .
+. . . O .
+. . . . .
+"""
+    for ply, to_move, expected_pass in ((22, WHITE, False), (23, BLACK, True),
+                                        (21, BLACK, False), (24, WHITE, False)):
+        position = Position.from_text(ahead, to_move, ply)
+        move = PlainUctPlayer(1, time_limit=0.05).choose_move(position)
+        assert (move == PASS) == expected_pass, (ply, to_move)
+    assert PlainUctPlayer(1).choose_move(Position.from_text(NO_PLACEMENT, WHITE, MAX_PLY)) == PASS
+
+
+def test_plain_uct_playouts_end_the_game_and_replay_from_a_seed():
+    # White has no placement and Black just passed: White's pass ends the game, Black ahead.
+    position = Position.from_text(NO_PLACEMENT, WHITE, 20)
+    assert black_wins_playout(position, random.Random(0)) is True
+    start = Position().play(from_coord(2, 2))
+    results = [[black_wins_playout(start, random.Random(seed)) for seed in range(40)]
+               for _ in range(2)]
+    assert results[0] == results[1]
+    assert 0 < sum(results[0]) < 40  # uniform play from ply 2 is no sure thing for either side
+
+
 def run_program(directory, input_text, *arguments):
     with open(os.path.join(directory, "input.txt"), "w") as handle:
         handle.write(input_text)
@@ -258,6 +294,19 @@ def test_run_py_writes_the_move_in_the_game_directory(tmp_path):
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "output.txt").read_bytes() == b"1,3"
     assert (tmp_path / "opponent_greedy_step.json").exists()
+
+
+def test_run_py_takes_a_cpu_budget_only_for_searching_players(tmp_path):
+    empty = format_input(BLACK, (0, 0), (0, 0))
+    result = run_program(str(tmp_path), empty, "plain-uct", "--seed", "1", "--move-cpu", "0.2")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "output.txt").exists()
+    (tmp_path / "output.txt").unlink()
+    for player, budget in (("random", "1"), ("plain-uct", "nan"), ("plain-uct", "0")):
+        result = run_program(str(tmp_path), empty, player, "--move-cpu", budget)
+        assert result.returncode == 2
+        assert len(result.stderr.decode().splitlines()) == 1
+        assert not (tmp_path / "output.txt").exists()
 
 
 def test_run_py_rejects_a_malformed_input(tmp_path):
