@@ -43,6 +43,12 @@ def elo_difference(rate):
     return -ELO_SCALE * math.log10(1 / rate - 1)
 
 
+def percentile(values, share):
+    """The nearest-rank percentile: the smallest value with `share` of the values at or below it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
 def _mean(values):
     return sum(values) / len(values) if values else 0.0
 

@@ -25,14 +25,13 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from referee.stats import percentile  # noqa: E402
+
 METER = os.path.join(REPO, "tools", "cpu_meter.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 AGENT_LOG = re.compile(r"my_player: ply (\d+) \w+ -> (\S+) via ([\w ]+?) \((.*)\) cpu")
-
-
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def play_game(number, args, out_dir):

@@ -1,68 +1,208 @@
-"""The strength ladder: the agent against every reference opponent, tables per colour.
+"""The strength ladder: the agent against every yardstick opponent, tables per colour.
 
-Usage: python3 tools/ladder.py [--games 100] [--move-cpu 8.5] [--game-cpu 55] [--parallel 1]
-                               [--opponents random,greedy,...] [--out runs/ladder]
+Usage: python3 tools/ladder.py [--games 100] [--scale 1] [--move-cpu 8.5] [--game-cpu 55]
+                               [--parallel 1] [--seed 2] [--opponents random,previous:20,...]
+                               [--out runs/ladder]
 
-Each rung is a `host.py match` (referee.match.run_match) of the agent, run as a per-move
-command like the grader runs it, against one opponent; half the games as each colour. Rungs:
-the graded opponents (random, greedy, aggressive, alphabeta), the depth-4+ alpha-beta
-(alphabeta4), the seed design (plain UCT with uniform playouts, no book, no solver, one
-process, at the same CPU per move) and GNU Go level 10 over GTP. Each rung's SGFs, games.jsonl
-and summary.txt go to OUT/<rung>/; `tools/bench.py --ladder OUT` copies the tables into
-docs/benchmarks.md. A reduced --move-cpu makes a long ladder affordable: say so with the figures.
+Start at `main`. Each rung is a `host.py match` (referee.match.run_match) of the agent, run as a
+per-move command like the grader runs it, against one opponent; half the games as each colour.
+`--opponents` lists rungs, each optionally with its own number of games (`previous:20`); the
+others play `--games`; `--scale` multiplies every count (a longer run of the same ladder).
+The rungs (`RUNGS`):
+- the graded opponents: random, greedy, aggressive, alphabeta (depth 2);
+- alphabeta4: iterative-deepening alpha-beta, the kind of agent the course's Championship is;
+- plain-uct: the seed design written plainly and apart from the agent (opponents/plain_uct.py),
+  with the agent's CPU per move (its game budget spread evenly over its 12 moves);
+- agent-bare: the agent itself with the book, the exact search and the playout knowledge off and
+  one process; it keeps MCTS-solver backups, the pass rules, early stops and the time manager;
+- previous: the agent of the last release (`release.json`), built from git into runs/release-*;
+- gnugo: GNU Go level 10 over GTP (the Debian package; `make gnugo` installs it).
+Held out: nothing the agent plays was learned from or tuned on games against any of these
+(docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
+the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
+`tools/bench.py --ladder OUT` copies both into docs/benchmarks.md.
 """
 
 import argparse
+import glob
+import json
 import os
 import shlex
+import shutil
+import statistics
+import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from go_board import MAX_PLY  # noqa: E402
 from referee.match import run_match  # noqa: E402
+from referee.players import END_RESIGN  # noqa: E402
+from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
 
-SEED_DESIGN_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
-RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "seed-design", "gnugo"]
+RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
+         "previous", "gnugo"]
+AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
+GNUGO_ARGS = "--mode gtp --level 10"
+GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
+RELEASE_FILE = os.path.join(REPO, "release.json")
 # The grader's limit per move; our agent's own budget is --move-cpu, well inside it.
 REFEREE_MOVE_CPU = 10.0
+OUR_MOVES_PER_GAME = len(range(1, MAX_PLY + 1, 2))
 
 
-def agent_command(move_cpu, game_cpu, extra_env=""):
+def agent_command(move_cpu, game_cpu, extra_env="", player=os.path.join(REPO, "my_player.py")):
     return "cmd:env LITTLEGO_MOVE_CPU={} LITTLEGO_GAME_CPU={} {} {} {}".format(
-        move_cpu, game_cpu, extra_env, shlex.quote(sys.executable),
-        shlex.quote(os.path.join(REPO, "my_player.py")))
+        move_cpu, game_cpu, extra_env, shlex.quote(sys.executable), shlex.quote(player))
+
+
+def release_commit(path=RELEASE_FILE):
+    with open(path) as handle:
+        return json.load(handle)["commit"]
+
+
+def build_release(commit, scratch):
+    """The released agent's tree, from git, in `scratch`/release-COMMIT (built once)."""
+    target = os.path.join(scratch, "release-" + commit[:12])
+    if not os.path.exists(os.path.join(target, "my_player.py")):
+        os.makedirs(target, exist_ok=True)
+        archive = subprocess.run(["git", "-C", REPO, "archive", commit], stdout=subprocess.PIPE,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", target], input=archive, check=True)
+    return target
+
+
+def plain_uct_move_cpu(move_cpu, game_cpu):
+    """The agent's CPU per move when its game budget is spread evenly over its moves."""
+    return min(move_cpu, game_cpu / OUR_MOVES_PER_GAME)
 
 
 def opponent_spec(rung, args):
-    if rung == "seed-design":
-        return agent_command(args.move_cpu, args.game_cpu, SEED_DESIGN_ENV)
+    if rung == "agent-bare":
+        return agent_command(args.move_cpu, args.game_cpu, AGENT_BARE_ENV)
+    if rung == "previous":
+        release = build_release(release_commit(), os.path.dirname(os.path.abspath(args.out)))
+        return agent_command(args.move_cpu, args.game_cpu,
+                             player=os.path.join(release, "my_player.py"))
+    if rung == "plain-uct":
+        return "cmd:{} {} plain-uct --move-cpu {:.3f}".format(
+            shlex.quote(sys.executable), shlex.quote(os.path.join(REPO, "opponents", "run.py")),
+            plain_uct_move_cpu(args.move_cpu, args.game_cpu))
     if rung == "gnugo":
-        return "gtp:/usr/games/gnugo --mode gtp --level 10"
+        return "gtp:{} {}".format(shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
     return rung
 
 
-def main():
+def parse_rungs(text, default_games, scale):
+    """[(rung, games)] from `name[:games],...`; unknown names are an error."""
+    rungs = []
+    for item in text.split(","):
+        name, _, games = item.partition(":")
+        if name not in RUNGS:
+            raise ValueError("unknown rung {!r}: use {}".format(name, ", ".join(RUNGS)))
+        rungs.append((name, int(round((int(games) if games else default_games) * scale))))
+    return rungs
+
+
+# ---- reading a ladder's results (also used by tools/bench.py) ----------------------------
+
+def rung_games(ladder):
+    """(rung, records, the agent's name) per rung of a ladder output directory, in RUNGS order.
+
+    The agent is player A of every rung, so it is Black in game 1 (see referee/match.py).
+    """
+    order = {rung: index for index, rung in enumerate(RUNGS)}
+    paths = sorted(glob.glob(os.path.join(ladder, "*", "games.jsonl")),
+                   key=lambda path: (order.get(os.path.basename(os.path.dirname(path)), len(order)),
+                                     path))
+    for path in paths:
+        with open(path) as handle:
+            records = [json.loads(line) for line in handle if line.strip()]
+        if records:
+            agent = min(records, key=lambda record: record["game"])["black"]
+            yield os.path.basename(os.path.dirname(path)), records, agent
+
+
+def ladder_results(ladder):
+    """{rung: {"Black"|"White"|"both": (wins, games), "resigned": n}} for the agent, where
+    "resigned" counts the agent's wins by the opponent's resignation."""
+    results = {}
+    for rung, records, agent in rung_games(ladder):
+        counts = {row["colour"]: (row["wins"], row["games"])
+                  for row in summary_rows(records, [agent])}
+        counts["resigned"] = sum(1 for record in records if record["reason"] == END_RESIGN
+                                 and record["winner_name"] == agent)
+        results[rung] = counts
+    return results
+
+
+def rate_text(wins, games):
+    low, high = wilson_interval(wins, games)
+    return "{}/{} = {:.1f}% [{:.1f}, {:.1f}]".format(
+        wins, games, 100.0 * wins / games, 100 * low, 100 * high)
+
+
+def ladder_rows(results):
+    """The compact table: per colour with 95% Wilson intervals, and the opponent's resigns."""
+    rows = ["| opponent | agent as Black | agent as White | both | won by resignation |",
+            "| --- | --- | --- | --- | --- |"]
+    for rung, counts in results.items():
+        rows.append("| {} | {} | {} |".format(rung, " | ".join(
+            rate_text(*counts[colour]) for colour in ("Black", "White", "both")),
+            counts["resigned"]))
+    return rows
+
+
+def time_use_rows(ladder):
+    """The agent's CPU and wall per move (whole process tree, metered by the referee) and CPU
+    per game, over every game of a ladder directory."""
+    per_move = {"cpu": [], "wall": []}
+    per_game = []
+    for _, records, agent in rung_games(ladder):
+        for record in records:
+            side = "black" if record["black"] == agent else "white"
+            for kind in per_move:
+                per_move[kind] += record[kind][side]
+            per_game.append(sum(record["cpu"][side]))
+    rows = ["| measure | mean | 99th percentile | max | count |", "| --- | --- | --- | --- | --- |"]
+    for label, values in (("CPU per move (s)", per_move["cpu"]),
+                          ("wall per move (s)", per_move["wall"]),
+                          ("CPU per game, our moves (s)", per_game)):
+        if values:
+            rows.append("| {} | {:.2f} | {:.2f} | {:.2f} | {} |".format(
+                label, statistics.mean(values), percentile(values, 0.99), max(values),
+                len(values)))
+    return rows
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="games per rung without a count")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplies every rung's games")
     parser.add_argument("--move-cpu", type=float, default=8.5)
     parser.add_argument("--game-cpu", type=float, default=55.0)
     parser.add_argument("--parallel", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--opponents", default=",".join(RUNGS))
     parser.add_argument("--out", default=os.path.join(REPO, "runs", "ladder"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    try:
+        rungs = parse_rungs(args.opponents, args.games, args.scale)
+    except ValueError as error:
+        parser.error(str(error))
     agent = agent_command(args.move_cpu, args.game_cpu)
-    for rung in args.opponents.split(","):
-        out_dir = os.path.join(args.out, rung)
+    for rung, games in rungs:
         print("== agent against {} ({} games, {} s CPU per move)".format(
-            rung, args.games, args.move_cpu), flush=True)
-        result = run_match(agent, opponent_spec(rung, args), games=args.games,
+            rung, games, args.move_cpu), flush=True)
+        result = run_match(agent, opponent_spec(rung, args), games=games,
                            parallel=args.parallel, move_cpu=REFEREE_MOVE_CPU,
                            move_wall=max(30.0, 4 * args.move_cpu), seed=args.seed,
-                           out_dir=out_dir)
+                           out_dir=os.path.join(args.out, rung))
         print(result.table, flush=True)
+    print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The ladder's rungs (tools/ladder.py): names and game counts, each rung's player spec, and the
+previous release built from git."""
+
+import os
+import sys
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+from tools import ladder  # noqa: E402
+
+
+class Args(object):
+    move_cpu = 8.5
+    game_cpu = 55.0
+
+    def __init__(self, out):
+        self.out = out
+
+
+def test_rungs_take_their_own_game_counts_and_a_scale():
+    assert ladder.parse_rungs("previous:20,alphabeta4,gnugo:10", 100, 1.0) == [
+        ("previous", 20), ("alphabeta4", 100), ("gnugo", 10)]
+    assert ladder.parse_rungs("previous:20,gnugo:10", 100, 2.5) == [("previous", 50), ("gnugo", 25)]
+    with pytest.raises(ValueError):
+        ladder.parse_rungs("seed-design", 10, 1.0)
+
+
+def test_plain_uct_gets_the_agents_even_share_of_a_game():
+    assert ladder.plain_uct_move_cpu(8.5, 55.0) == pytest.approx(55.0 / 12)
+    assert ladder.plain_uct_move_cpu(1.0, 24.0) == 1.0
+
+
+def test_rung_specs(tmp_path):
+    args = Args(str(tmp_path / "ladder"))
+    bare = ladder.opponent_spec("agent-bare", args)
+    assert bare.startswith("cmd:env LITTLEGO_MOVE_CPU=8.5 LITTLEGO_GAME_CPU=55.0 ")
+    for setting in ("LITTLEGO_BOOK=0", "LITTLEGO_SOLVER=0", "LITTLEGO_KNOWLEDGE=0",
+                    "LITTLEGO_WORKERS=1"):
+        assert setting in bare.split()
+    assert ladder.opponent_spec("plain-uct", args).endswith("plain-uct --move-cpu 4.583")
+    assert ladder.opponent_spec("gnugo", args).startswith("gtp:")
+    assert ladder.opponent_spec("alphabeta4", args) == "alphabeta4"
+
+
+def test_previous_is_the_pinned_release_built_from_git(tmp_path):
+    commit = ladder.release_commit()
+    assert len(commit) == 40
+    spec = ladder.opponent_spec("previous", Args(str(tmp_path / "ladder")))
+    release = tmp_path / ("release-" + commit[:12])
+    assert spec.endswith(str(release / "my_player.py"))
+    assert (release / "my_player.py").exists() and (release / "opening_book.json").exists()
+    assert not (release / ".git").exists()
