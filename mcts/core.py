@@ -123,12 +123,13 @@ def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION):
     """Run simulations until the budget is spent, the root is proven or the choice is made.
 
     `rng` is a `random.Random`; everything random in the search comes from it. `budget` has
-    `exhausted(simulations)` and `simulations_left(simulations)` (an estimate).
+    `exhausted(simulations)`, `simulations_left(simulations)` (an estimate), and the early-stop
+    settings `stop_when_decided`, `sure_win` and `sure_win_after`.
     """
     root = Node(None, None, root_state)
     simulations = 0
     while root.solved is None and not budget.exhausted(simulations):
-        if simulations and not simulations % DECISION_CHECK_INTERVAL \
+        if simulations and budget.stop_when_decided and not simulations % DECISION_CHECK_INTERVAL \
                 and _decided(root, budget, simulations):
             break
         simulations += 1

@@ -1,4 +1,5 @@
-"""The benchmark report's arithmetic: ladder win rates per colour and the targets' verdicts."""
+"""The benchmark report's arithmetic: ladder win rates per colour and the targets' verdicts,
+on the 95% Wilson interval."""
 
 import json
 import os
@@ -7,7 +8,8 @@ import sys
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from tools import bench  # noqa: E402
+from referee import stats  # noqa: E402
+from tools import bench, ladder  # noqa: E402
 
 AGENT = "cmd:python3 my_player.py"
 
@@ -19,10 +21,10 @@ def write_rung(ladder, rung, records):
             handle.write(json.dumps(record) + "\n")
 
 
-def game(number, agent_black, agent_wins, opponent):
+def game(number, agent_black, agent_wins, opponent, reason="score"):
     black, white = (AGENT, opponent) if agent_black else (opponent, AGENT)
     # The fields of a referee GameRecord that the report reads.
-    return {"game": number, "black": black, "white": white, "reason": "score",
+    return {"game": number, "black": black, "white": white, "reason": reason,
             "winner_name": AGENT if agent_wins else opponent,
             "cpu": {"black": [], "white": []}, "wall": {"black": [], "white": []}}
 
@@ -33,22 +35,44 @@ def test_ladder_results_count_the_agent_per_colour_in_ladder_order(tmp_path):
                                         game(1, True, False, "alphabeta4"),
                                         game(3, True, True, "alphabeta4")])
     write_rung(tmp_path, "random", [game(1, True, True, "random"), game(2, False, True, "random")])
-    results = bench.ladder_results(str(tmp_path))
+    results = ladder.ladder_results(str(tmp_path))
     assert list(results) == ["random", "alphabeta4"]
-    assert results["alphabeta4"] == {"Black": (1, 2), "White": (1, 1), "both": (2, 3)}
+    assert results["alphabeta4"] == {"Black": (1, 2), "White": (1, 1), "both": (2, 3),
+                                     "resigned": 0}
+
+
+def test_wins_by_the_opponents_resignation_have_their_own_column(tmp_path):
+    write_rung(tmp_path, "gnugo", [game(1, True, True, "gnugo", reason="resign"),
+                                   game(2, False, True, "gnugo"),
+                                   game(3, True, False, "gnugo", reason="resign")])
+    results = ladder.ladder_results(str(tmp_path))
+    assert results["gnugo"]["resigned"] == 1
+    assert ladder.ladder_rows(results)[2].endswith("| 1 |")
 
 
 def test_rate_text_gives_the_wilson_interval():
-    assert bench.rate_text(50, 50) == "50/50 = 100.0% [92.9, 100.0]"
+    assert ladder.rate_text(50, 50) == "50/50 = 100.0% [92.9, 100.0]"
 
 
-def test_targets_say_met_or_by_how_much_they_are_missed(tmp_path):
+def test_targets_are_met_only_when_the_interval_lower_bound_reaches_them(tmp_path):
     write_rung(tmp_path, "alphabeta4", [game(n, n % 2 == 1, n <= 8, "alphabeta4")
                                         for n in range(1, 11)])
+    write_rung(tmp_path, "random", [game(n, n % 2 == 1, True, "random") for n in range(1, 101)])
     rates = {"uniform random": [43035.0], "agent (knowledge)": [7831.0]}
-    rows = bench.targets_section(rates, [("L", bench.ladder_results(str(tmp_path)))])
+    rows = bench.targets_section(rates, [("L", ladder.ladder_results(str(tmp_path)))])
     verdicts = [row.rsplit("|", 2)[1].strip() for row in rows[2:]]
-    assert verdicts == ["met", "missed by 0.50x", "missed by 10.0 points"]
+    # 50/50 per colour against random: [92.9, 100] does not reach 99%; 8/10: 80% < 90%.
+    assert verdicts == ["met", "missed by 0.50x",
+                        "not refuted (lower bound 92.9%)", "not refuted (lower bound 92.9%)",
+                        "missed by 10.0 points"]
+
+
+def test_win_verdicts_on_the_interval():
+    # 300/300 has the interval [98.7, 100]: not yet 99%; 400/400 [99.0, 100] is.
+    assert bench.win_verdict(300, 300, 0.99) == "not refuted (lower bound 98.7%)"
+    assert bench.win_verdict(400, 400, 0.99) == "met"
+    assert bench.win_verdict(19, 20, 0.95) == "not refuted (lower bound 76.4%)"
+    assert bench.win_verdict(18, 20, 0.95) == "missed by 5.0 points"
 
 
 def test_time_use_takes_the_agents_side_of_every_game(tmp_path):
@@ -57,12 +81,12 @@ def test_time_use_takes_the_agents_side_of_every_game(tmp_path):
     second = game(2, False, True, "alphabeta4")
     second.update(cpu={"black": [9.0], "white": [2.0]}, wall={"black": [9.0], "white": [1.0]})
     write_rung(tmp_path, "alphabeta4", [first, second])
-    assert bench.time_use_section(str(tmp_path))[2:] == [
+    assert ladder.time_use_rows(str(tmp_path))[2:] == [
         "| CPU per move (s) | 2.00 | 3.00 | 3.00 | 3 |",
         "| wall per move (s) | 1.00 | 1.50 | 1.50 | 3 |",
         "| CPU per game, our moves (s) | 3.00 | 4.00 | 4.00 | 2 |"]
 
 
 def test_the_99th_percentile_is_a_nearest_rank():
-    assert bench.percentile(list(range(1, 201)), 0.99) == 198
-    assert bench.percentile([5.0], 0.99) == 5.0
+    assert stats.percentile(list(range(1, 201)), 0.99) == 198
+    assert stats.percentile([5.0], 0.99) == 5.0

@@ -15,8 +15,6 @@ measured side by side in this one run.
 import argparse
 import datetime
 import glob
-import json
-import math
 import os
 import platform
 import random
@@ -31,9 +29,10 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
-from referee.stats import summary_rows, wilson_interval  # noqa: E402
+from my_player import tree_cpu_seconds  # noqa: E402
+from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
-from tools.ladder import RUNGS  # noqa: E402
+from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "benchmarks.md")
@@ -45,10 +44,12 @@ SOLVER_CAP_CPU = 8.5  # the default move budget: slower than this is useless in 
 ISSUE_START_PLAYOUTS = {"uniform random": 28690, "agent (knowledge)": 7831}
 PLAYOUT_TARGET_RATIO = 1.5
 GRADED_RUNGS = ("random", "greedy", "aggressive", "alphabeta")
-# (rung, colours the rate is taken over, the target win rate): the issue's targets.
+# (rung, colours the rate is taken over, the target win rate): the issues' targets. A target is
+# met when the 95% Wilson interval's lower bound reaches it (see `win_verdict`).
 WIN_TARGETS = ([(rung, colour, 0.99) for rung in GRADED_RUNGS for colour in ("Black", "White")]
-               + [("alphabeta4", "both", 0.90), ("seed-design", "both", 0.95),
-                  ("gnugo", "both", 0.90)])
+               + [("alphabeta4", "both", 0.90), ("gnugo", "both", 0.90),
+                  ("previous", "both", 0.60), ("previous", "Black", 0.95),
+                  ("agent-bare", "Black", 0.95), ("plain-uct", "Black", 0.95)])
 
 
 def engine_rates(repeats, seconds):
@@ -68,80 +69,15 @@ def engine_section(rates):
     return rows
 
 
-def rung_games(ladder):
-    """(rung, records, the agent's name) per rung of a tools/ladder.py output directory.
-
-    The agent is player A of every rung, so it is Black in game 1 (see referee/match.py).
-    """
-    for path in sorted(glob.glob(os.path.join(ladder, "*", "games.jsonl"))):
-        with open(path) as handle:
-            records = [json.loads(line) for line in handle if line.strip()]
-        if records:
-            agent = min(records, key=lambda record: record["game"])["black"]
-            yield os.path.basename(os.path.dirname(path)), records, agent
-
-
-def agent_side(record, agent):
-    return "black" if record["black"] == agent else "white"
-
-
-def ladder_results(ladder):
-    """{rung: {"Black"|"White"|"both": (wins, games)}} for the agent, from each games.jsonl."""
-    results = {}
-    for rung, records, agent in rung_games(ladder):
-        results[rung] = {row["colour"]: (row["wins"], row["games"])
-                         for row in summary_rows(records, [agent])}
-    order = {rung: index for index, rung in enumerate(RUNGS)}
-    return dict(sorted(results.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
-
-
-def percentile(values, share):
-    """The nearest-rank percentile: the smallest value with `share` of the values at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
-
-
-def time_use_section(ladder):
-    """The agent's CPU and wall per move (whole process tree, metered by the referee) and CPU
-    per game, over every game of a ladder directory."""
-    per_move = {"cpu": [], "wall": []}
-    per_game = []
-    for _, records, agent in rung_games(ladder):
-        for record in records:
-            side = agent_side(record, agent)
-            for kind in per_move:
-                per_move[kind] += record[kind][side]
-            per_game.append(sum(record["cpu"][side]))
-    rows = ["| measure | mean | 99th percentile | max | count |", "| --- | --- | --- | --- | --- |"]
-    for label, values in (("CPU per move (s)", per_move["cpu"]), ("wall per move (s)", per_move["wall"]),
-                          ("CPU per game, our moves (s)", per_game)):
-        rows.append("| {} | {:.2f} | {:.2f} | {:.2f} | {} |".format(
-            label, statistics.mean(values), percentile(values, 0.99), max(values), len(values)))
-    return rows
-
-
-def rate_text(wins, games):
-    low, high = wilson_interval(wins, games)
-    return "{}/{} = {:.1f}% [{:.1f}, {:.1f}]".format(
-        wins, games, 100.0 * wins / games, 100 * low, 100 * high)
-
-
-def ladder_section(results):
-    rows = ["| opponent | agent as Black | agent as White | both |", "| --- | --- | --- | --- |"]
-    for rung, counts in results.items():
-        rows.append("| {} | {} |".format(rung, " | ".join(
-            rate_text(*counts[colour]) for colour in ("Black", "White", "both"))))
-    return rows
-
-
 def targets_section(rates, ladders):
-    """Each target of the issue: the measured figure, met or missed, and by how much."""
+    """Each target: the measured figure and its verdict (win rates on the 95% interval)."""
     rows = ["| target | measured | verdict |", "| --- | --- | --- |"]
     for label, values in rates.items():
         ratio = statistics.median(values) / ISSUE_START_PLAYOUTS[label]
+        verdict = "met" if ratio >= PLAYOUT_TARGET_RATIO else "missed by {:.2f}x".format(
+            PLAYOUT_TARGET_RATIO - ratio)
         rows.append("| {} playouts >= {}x the issue's start ({:,}/s) | {:.2f}x | {} |".format(
-            label, PLAYOUT_TARGET_RATIO, ISSUE_START_PLAYOUTS[label], ratio,
-            _verdict(ratio, PLAYOUT_TARGET_RATIO, "x")))
+            label, PLAYOUT_TARGET_RATIO, ISSUE_START_PLAYOUTS[label], ratio, verdict))
     for ladder, results in ladders:
         for rung, colour, target in WIN_TARGETS:
             if rung not in results:
@@ -149,16 +85,20 @@ def targets_section(rates, ladders):
             wins, games = results[rung][colour]
             rows.append("| {} >= {:.0f}% against {} ({}) | {} | {} |".format(
                 "win rate as " + colour if colour != "both" else "win rate", 100 * target, rung,
-                ladder, rate_text(wins, games), _verdict(100.0 * wins / games, 100 * target, "%")))
+                ladder, rate_text(wins, games), win_verdict(wins, games, target)))
     return rows
 
 
-def _verdict(value, target, unit):
-    if value >= target:
+def win_verdict(wins, games, target):
+    """"met" when the 95% Wilson lower bound reaches `target`; "not refuted" when only the
+    point estimate does (the upper bound is then above it too); else missed, by how much."""
+    low, _ = wilson_interval(wins, games)
+    rate = wins / games
+    if low >= target:
         return "met"
-    if unit == "%":
-        return "missed by {:.1f} points".format(target - value)
-    return "missed by {:.2f}{}".format(target - value, unit)
+    if rate >= target:
+        return "not refuted (lower bound {:.1f}%)".format(100 * low)
+    return "missed by {:.1f} points".format(100 * (target - rate))
 
 
 def search_position():
@@ -169,28 +109,28 @@ def search_position():
 
 
 def search_section(repeats, move_cpu):
-    """Simulations per CPU second and wall per move for the same total CPU, 1 vs 2 workers."""
+    """Simulations per CPU second and wall per move for the same CPU budget, 1 vs 2 workers,
+    with every early stop off, so both spend the whole budget; the CPU actually used is shown
+    beside it (the whole tree: the parent and its reaped workers)."""
     position = search_position()
-    rows = ["| workers | CPU per move (total) | simulations per CPU second | wall per move (s) |",
-            "| --- | --- | --- | --- |"]
+    rows = ["| workers | CPU budget per move | CPU used (median) | simulations per CPU second "
+            "| wall per move (s) |", "| --- | --- | --- | --- | --- |"]
     for workers in (1, 2):
-        rates, walls = [], []
+        rates, walls, used = [], [], []
         for repeat in range(repeats):
             started_wall = time.monotonic()
-            started_cpu = _tree_cpu()
-            _, simulations, used = root_parallel_search(
+            started_cpu = tree_cpu_seconds()
+            _, simulations, _ = root_parallel_search(
                 GoState(position), PlayoutEvaluator(), seed=repeat, workers=workers,
-                cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu)
+                cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu,
+                stop_when_decided=False)
             walls.append(time.monotonic() - started_wall)
-            rates.append(simulations / (_tree_cpu() - started_cpu))
-        rows.append("| {} | {:.1f} s | {:,.0f} | {:.2f} |".format(
-            workers, move_cpu, statistics.median(rates), statistics.median(walls)))
+            used.append(tree_cpu_seconds() - started_cpu)
+            rates.append(simulations / used[-1])
+        rows.append("| {} | {:.1f} s | {:.2f} s | {:,.0f} | {:.2f} |".format(
+            workers, move_cpu, statistics.median(used), statistics.median(rates),
+            statistics.median(walls)))
     return rows
-
-
-def _tree_cpu():
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
 
 
 def random_position(rng, ply):
@@ -251,7 +191,7 @@ def main():
     sections = [("Targets of the strength issue", lambda: targets_section(rates, ladders)),
                 ("Engine: playouts from the empty board to ply 24, one core",
                  lambda: engine_section(rates)),
-                ("Search: the same CPU per move with 1 and 2 workers (merged visit counts)",
+                ("Search: the same CPU per move with 1 and 2 workers, early stops off (merged visit counts)",
                  lambda: search_section(repeats, 4.0)),
                 ("Exact endgame (`endgame.choose_endgame_move`), {} seeded random positions per row"
                  .format(samples), lambda: solver_section(samples))]
@@ -260,10 +200,10 @@ def main():
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
     for ladder in args.time_use:
         sections.append(("Time use at the default budget, every game of {}".format(ladder),
-                         lambda ladder=ladder: time_use_section(ladder)))
+                         lambda ladder=ladder: time_use_rows(ladder)))
     for ladder, results in ladders:
         sections.append(("Ladder ({}): the agent's win rates, 95% intervals".format(ladder),
-                         lambda results=results: ladder_section(results)))
+                         lambda results=results: ladder_rows(results)))
     for ladder in args.ladder:
         for summary in sorted(glob.glob(os.path.join(ladder, "*", "summary.txt"))):
             rung = os.path.basename(os.path.dirname(summary))
