@@ -13,7 +13,7 @@ import subprocess
 import time
 
 from referee import judge, rules
-from referee.players import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
+from referee.player import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
 from referee.proctree import kill_tree, spawn, watch
 
 # GTP columns skip the letter I; rows count from the bottom, starting at 1.

@@ -14,7 +14,8 @@ import tempfile
 from referee import judge, rules
 from referee.display import COLOUR_NAMES, draw_board
 from referee.game import play_game
-from referee.players import MoveLimits, Player, Turn, make_player
+from referee.player import MoveLimits, Player, Turn
+from referee.players import make_player
 
 HUMAN_NAME = "you"
 PROMPT = "Your move as {} (i,j or pass): "

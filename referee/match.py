@@ -17,7 +17,8 @@ import tempfile
 from concurrent import futures
 
 from referee.game import play_game
-from referee.players import MoveLimits, make_player
+from referee.player import MoveLimits
+from referee.players import make_player
 from referee.rules import BLACK, WHITE
 from referee.sgf import game_to_sgf
 from referee.stats import format_table, summary_rows

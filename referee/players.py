@@ -7,41 +7,20 @@
   directory, which gets input.txt and loses output.txt before each call (see proctree);
 - `gtp:<command>`: a GTP engine such as GNU Go (see gtp.py).
 
-A `Player` has `start_game(directory, colour, seed)`, `move(game_input, ply, history) ->
-Turn` and `end_game()`. A Turn carries output.txt's first line (or, when the player failed before
-writing one, the reason its colour loses) and the CPU and wall seconds the move took. The game
-loop (game.py) then judges the line exactly as judge mode would.
+Every player follows the protocol of player.py (`Player`, `Turn`, `MoveLimits`).
 """
 
-import collections
 import os
 import time
 
 import go_board
 from referee import judge, rules
+from referee.player import END_TIME, Player, Turn, time_limit_failure
 
 CMD_PREFIX = "cmd:"
 GTP_PREFIX = "gtp:"
 SEED_ENV = "LITTLEGO_SEED"
 LOG_SUFFIX = ".log"
-
-# Reasons a player loses before its output is even judged (besides judge.END_BAD_OUTPUT).
-END_TIME = "time"
-END_RESIGN = "resign"
-
-MoveLimits = collections.namedtuple("MoveLimits", "cpu wall")
-
-# line: output.txt's first line, or None when `failure` (a reason like END_TIME) says why not.
-Turn = collections.namedtuple("Turn", "line cpu wall failure detail")
-
-
-def time_limit_failure(limits, cpu, wall):
-    """The Turn detail for a move over a limit, or None when it was in time."""
-    if cpu > limits.cpu:
-        return "used {:.2f} s of CPU, limit {:g} s".format(cpu, limits.cpu)
-    if wall > limits.wall:
-        return "took {:.2f} s, limit {:g} s".format(wall, limits.wall)
-    return None
 
 
 def go_board_position(game_input, ply):
@@ -52,23 +31,6 @@ def go_board_position(game_input, ply):
     black, white = bits(game_input.current)
     prev_black, prev_white = bits(game_input.previous)
     return go_board.Position(black, white, game_input.colour, ply, prev_black, prev_white)
-
-
-class Player(object):
-    """What the game loop asks of a player; `name` labels it in records and tables."""
-
-    def __init__(self, name, limits):
-        self.name = name
-        self._limits = limits
-
-    def start_game(self, directory, colour, seed):
-        pass
-
-    def move(self, game_input, ply, history):
-        raise NotImplementedError
-
-    def end_game(self):
-        pass
 
 
 class BuiltinPlayer(Player):

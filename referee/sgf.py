@@ -6,7 +6,7 @@ are empty values (`W[]`), and RE says how the game ended: `B+3.5` on the score, 
 """
 
 from referee import judge, rules
-from referee.players import END_RESIGN, END_TIME
+from referee.player import END_RESIGN, END_TIME
 
 RESULT_WORDS = {END_TIME: "Time", END_RESIGN: "Resign", judge.END_ILLEGAL: "Forfeit",
                 judge.END_BAD_OUTPUT: "Forfeit"}

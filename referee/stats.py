@@ -10,7 +10,7 @@ import math
 
 from referee import judge
 from referee.game import SIDES
-from referee.players import END_RESIGN, END_TIME
+from referee.player import END_RESIGN, END_TIME
 from referee.rules import BLACK, WHITE
 
 Z_95 = 1.959963984540054

@@ -20,7 +20,8 @@ from referee import judge, rules, stats
 from referee.game import play_game
 from referee.human import HumanPlayer, parse_entry
 from referee.match import derive_seed, run_match
-from referee.players import END_RESIGN, END_TIME, MoveLimits, make_player
+from referee.player import END_RESIGN, END_TIME, MoveLimits
+from referee.players import make_player
 from referee.sgf import game_to_sgf
 from referee_support import FIXTURES, HOST, RANDOM_PLAYER, STUB_PLAYERS, load_fixture
 

@@ -38,7 +38,7 @@ sys.path.insert(0, REPO)
 
 from go_board import MAX_PLY  # noqa: E402
 from referee.match import run_match  # noqa: E402
-from referee.players import END_RESIGN  # noqa: E402
+from referee.player import END_RESIGN  # noqa: E402
 from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
 
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
