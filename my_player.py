@@ -28,6 +28,7 @@ from go_board import BLACK, MAX_PLY, PASS
 from mcts import core
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.parallel import root_parallel_search, usable_cores
+from mcts.stopping import StopRules
 
 PLAYER_NAME = "my_player"
 DEFAULT_MOVE_CPU = 8.5
@@ -105,8 +106,8 @@ def search_move(position, budget_end, settings, report):
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
         settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log,
-        exploration=settings.exploration, sure_win=SURE_WIN_VALUE,
-        sure_win_after=SURE_WIN_SIMULATIONS)
+        exploration=settings.exploration,
+        stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS))
     report["simulations"] = simulations
     report["workers"] = workers_used
     placements = [stats for stats in children if stats.action != PASS]

@@ -8,16 +8,9 @@ import time
 
 
 class Budget(object):
-    """`sure_win`: stop once the best root action's mean value reaches it, after at least
-    `sure_win_after` simulations (None: no such stop). `stop_when_decided`: stop once the most
-    visited root action cannot be overtaken in the budget left (False: spend it all, for
-    benchmarks)."""
+    """What a search may spend; the rules for stopping early are apart (mcts/stopping.py)."""
 
-    def __init__(self, cpu_seconds=None, wall_seconds=None, max_simulations=None,
-                 sure_win=None, sure_win_after=0, stop_when_decided=True):
-        self.stop_when_decided = stop_when_decided
-        self.sure_win = sure_win
-        self.sure_win_after = sure_win_after
+    def __init__(self, cpu_seconds=None, wall_seconds=None, max_simulations=None):
         self.cpu_start = time.process_time()
         self.wall_start = time.monotonic()
         self.cpu_limit = None if cpu_seconds is None else self.cpu_start + cpu_seconds

@@ -1,6 +1,7 @@
 """Game-agnostic UCT with MCTS-solver backups.
 
-Start at `search`: it grows a tree from a root state until a `Budget` says stop, and returns
+Start at `search`: it grows a tree from a root state until a `Budget` (mcts/budget.py) or an
+early-stop rule (mcts/stopping.py) says stop, and returns
 the statistics of the root's children, which the caller merges across workers and turns into
 a move (see `mcts/parallel.py`).
 
@@ -15,6 +16,8 @@ Leaves are valued by an evaluator with `evaluate(state, rng) -> value` in [0, 1]
 """
 
 import math
+
+from mcts.stopping import StopRules
 
 # UCT's exploration constant for win/loss values. Measured in self-play at 1 s CPU per move,
 # 40 games each: 0.5 beat 0.9 27-13 (runs/exp-c05-vs-c09) and beat 0.3 23-17
@@ -106,31 +109,20 @@ def _solve_from_children(node):
         node.solved = LOSS if node.player == chooser else WIN
 
 
-def _decided(root, budget, simulations):
-    """The choice is made: the most visited root action cannot be overtaken within the budget
-    left, or (when the budget asks for it) it wins so surely that more search is wasted."""
-    if len(root.children) < 2:
-        return not root.untried
-    ranked = sorted(root.children, key=lambda child: child.visits, reverse=True)
-    first, second = ranked[0], ranked[1]
-    if budget.sure_win is not None and simulations >= budget.sure_win_after \
-            and first.mean() >= budget.sure_win:
-        return True
-    return first.visits - second.visits > budget.simulations_left(simulations)
-
-
-def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION):
+def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, stop=None):
     """Run simulations until the budget is spent, the root is proven or the choice is made.
 
     `rng` is a `random.Random`; everything random in the search comes from it. `budget` has
-    `exhausted(simulations)`, `simulations_left(simulations)` (an estimate), and the early-stop
-    settings `stop_when_decided`, `sure_win` and `sure_win_after`.
+    `exhausted(simulations)` and `simulations_left(simulations)` (an estimate); `stop` is a
+    `mcts.stopping.StopRules` (default: stop once the choice is decided).
     """
+    stop = StopRules() if stop is None else stop
     root = Node(None, None, root_state)
     simulations = 0
     while root.solved is None and not budget.exhausted(simulations):
-        if simulations and budget.stop_when_decided and not simulations % DECISION_CHECK_INTERVAL \
-                and _decided(root, budget, simulations):
+        if simulations and not simulations % DECISION_CHECK_INTERVAL and stop.decided(
+                root.children, root.untried, simulations,
+                lambda: budget.simulations_left(simulations)):
             break
         simulations += 1
         node, path = root, [root]

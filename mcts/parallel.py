@@ -85,18 +85,17 @@ def _end_workers(children):
 
 
 def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds,
-                         exploration=core.DEFAULT_EXPLORATION, log=None, sure_win=None,
-                         sure_win_after=0, stop_when_decided=True):
+                         exploration=core.DEFAULT_EXPLORATION, log=None, stop=None):
     """Merged root statistics of `workers` searches: `(children, simulations, workers_used)`.
 
     Each worker's budget is `cpu_per_worker` CPU seconds of its own, `wall_seconds` of wall
-    time, and the optional early stops (see `mcts.budget.Budget`).
+    time; `stop` (a `mcts.stopping.StopRules`) may end each worker's search early.
     """
 
     def search_with(worker_seed):
-        budget = Budget(cpu_per_worker, wall_seconds, sure_win=sure_win,
-                        sure_win_after=sure_win_after, stop_when_decided=stop_when_decided)
-        return core.search(root_state, evaluator, random.Random(worker_seed), budget, exploration)
+        budget = Budget(cpu_per_worker, wall_seconds)
+        return core.search(root_state, evaluator, random.Random(worker_seed), budget, exploration,
+                           stop)
 
     children = []
     try:

@@ -6,6 +6,7 @@ import go_board
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from mcts import core
 from mcts.budget import Budget
+from mcts.stopping import StopRules
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
 from mcts.playout import playout
@@ -169,8 +170,9 @@ class FirstPlayerWinsEvaluator(object):
 
 
 def test_sure_win_stops_the_search_at_the_first_check_past_its_threshold():
-    budget = Budget(max_simulations=100000, sure_win=0.9, sure_win_after=300)
-    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2), budget)
+    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2),
+                         Budget(max_simulations=100000), stop=StopRules(sure_win=0.9,
+                                                                        sure_win_after=300))
     # Checks come every DECISION_CHECK_INTERVAL simulations: the first one past 300.
     assert result.simulations == 2 * core.DECISION_CHECK_INTERVAL
     assert not result.proven
@@ -179,3 +181,17 @@ def test_sure_win_stops_the_search_at_the_first_check_past_its_threshold():
 def test_without_sure_win_the_whole_budget_is_spent():
     result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2), Budget(max_simulations=3000))
     assert result.simulations == 3000
+
+
+def test_a_decided_choice_stops_the_search_unless_the_rule_is_off():
+    # The budget says nothing more fits, so at the first check the leader cannot be overtaken.
+    class SpentBudget(Budget):
+        def simulations_left(self, simulations):
+            return 0
+
+    decided = core.search(Nim(30), CoinFlipEvaluator(), random.Random(2),
+                          SpentBudget(max_simulations=3000))
+    assert decided.simulations == core.DECISION_CHECK_INTERVAL
+    spent = core.search(Nim(30), CoinFlipEvaluator(), random.Random(2),
+                        SpentBudget(max_simulations=3000), stop=StopRules(when_decided=False))
+    assert spent.simulations == 3000

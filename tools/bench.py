@@ -29,6 +29,7 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
+from mcts.stopping import StopRules  # noqa: E402
 from my_player import tree_cpu_seconds  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
@@ -123,7 +124,7 @@ def search_section(repeats, move_cpu):
             _, simulations, _ = root_parallel_search(
                 GoState(position), PlayoutEvaluator(), seed=repeat, workers=workers,
                 cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu,
-                stop_when_decided=False)
+                stop=StopRules(when_decided=False))
             walls.append(time.monotonic() - started_wall)
             used.append(tree_cpu_seconds() - started_cpu)
             rates.append(simulations / used[-1])
