@@ -28,7 +28,6 @@ import pytest
 import go_board
 from referee_support import EMPTY, HOST, RANDOM_PLAYER, REPO, input_text
 
-TOOL_PATH = os.path.join(REPO, "tools", "make_submission.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 CPU_METER = os.path.join(REPO, "tools", "cpu_meter.py")
 PYTHON37_PATH = "/root/.pyenv/versions/3.7.16/bin/python3.7"
@@ -39,9 +38,7 @@ MOVE_CPU = 0.75
 CPU_MARGIN = 0.1
 GAMES_PER_COLOUR = 10
 
-spec = importlib.util.spec_from_file_location("make_submission", TOOL_PATH)
-make_submission = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(make_submission)
+from tools import make_submission  # noqa: E402
 
 
 def python37():

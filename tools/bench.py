@@ -168,7 +168,7 @@ def file_section(path):
         return ["```"] + handle.read().rstrip().splitlines() + ["```"]
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke run")
     parser.add_argument("--driver-run", help="a tools/driver_match.py output directory")
@@ -178,7 +178,7 @@ def main():
                         help="a tools/ladder.py output directory at the default budget: the agent's "
                         "CPU and wall per move and CPU per game over its games (repeatable)")
     parser.add_argument("--out", default=DOC)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     repeats, samples = (1, 3) if args.quick else (5, 20)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
@@ -219,7 +219,8 @@ def main():
     with open(args.out, "w") as handle:
         handle.write("\n".join(lines))
     print("written to {}".format(args.out))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

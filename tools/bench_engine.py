@@ -29,17 +29,18 @@ def playouts_per_second(seconds, knowledge, seed):
     return count / (time.process_time() - started)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print("python {}".format(sys.version.split()[0]))
     for knowledge, label in ((False, "uniform random"), (True, "knowledge (agent)")):
         rates = [playouts_per_second(args.seconds, knowledge, seed) for seed in range(args.repeats)]
         print("{:<18} playouts/s: median {:,.0f} (min {:,.0f}, max {:,.0f}, {} runs of {}s)".format(
             label, statistics.median(rates), min(rates), max(rates), args.repeats, args.seconds))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
