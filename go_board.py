@@ -116,10 +116,6 @@ def group_of(stones, point_bit):
         group = grown
 
 
-def liberties(group, black, white):
-    return dilate(group) & ~(black | white) & FULL
-
-
 def chain_liberties(stones, bit, empty):
     """Liberties (in `empty`) of the chain of `stones` through the stone `bit`, exact up to one.
 
@@ -219,10 +215,6 @@ class Position(object):
 
     def stones(self, colour):
         return self.black if colour == BLACK else self.white
-
-    def colour_at(self, point):
-        bit = BIT[point]
-        return BLACK if self.black & bit else WHITE if self.white & bit else EMPTY
 
     @property
     def is_over(self):
@@ -374,10 +366,12 @@ def parse_board(text):
 
 
 def board_to_text(black, white):
+    """The board as `parse_board` reads it: rows of STONE_CHARS, points apart by a space."""
     rows = []
     for row in range(SIZE):
         rows.append(" ".join(
-            "X" if black & BIT[row * SIZE + col] else "O" if white & BIT[row * SIZE + col] else "."
+            STONE_CHARS[BLACK if black & BIT[row * SIZE + col] else
+                        WHITE if white & BIT[row * SIZE + col] else EMPTY]
             for col in range(SIZE)))
     return "\n".join(rows)
 
