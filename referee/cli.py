@@ -60,6 +60,9 @@ def match_parser():
                         help="where SGFs, games.jsonl and summary.txt go "
                              "(default runs/match-DATE-TIME)")
     parser.add_argument("--show", action="store_true", help="print the board after every move")
+    parser.add_argument("--a-colour", type=int, choices=(1, 2),
+                        help="A plays this colour in every game (1 Black, 2 White) instead of "
+                             "alternating")
     return parser
 
 
@@ -81,7 +84,7 @@ def run_match_command(args):
     result = run_match(args.player_a, args.player_b, games=args.games,
                        parallel=args.parallel, move_cpu=args.move_cpu,
                        move_wall=args.move_wall, seed=args.seed, out_dir=out_dir,
-                       show=args.show, progress=print_progress)
+                       show=args.show, progress=print_progress, a_colour=args.a_colour)
     print(result.table)
     print("Games and summary written to {}".format(out_dir))
     return 0

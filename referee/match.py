@@ -2,8 +2,8 @@
 
 Start at `run_match(player_a, player_b, games=..., ...) -> MatchResult`; `host.py match` is a
 thin wrapper and benchmarks can call it directly. Player A is Black in games 1, 3, 5, ...
-Each game runs in a fresh temporary directory (one subdirectory per player), optionally in a
-pool of worker processes. With `out_dir`, every game is saved as game-NNNN.sgf and one JSON
+`a_colour` can fix A's colour instead (to measure one side only). Each game runs in a fresh
+temporary directory (one subdirectory per player), optionally in a pool of worker processes. With `out_dir`, every game is saved as game-NNNN.sgf and one JSON
 line of games.jsonl as it finishes, and the table goes to summary.txt.
 """
 
@@ -48,10 +48,11 @@ def player_names(spec_a, spec_b):
     return spec_a, spec_b
 
 
-def game_jobs(specs, names, games, seed, limits, show, builtin_players):
+def game_jobs(specs, names, games, seed, limits, show, builtin_players, a_colour=None):
     jobs = []
     for game in range(1, games + 1):
-        first, second = (0, 1) if game % 2 == 1 else (1, 0)
+        a_black = a_colour == BLACK if a_colour is not None else game % 2 == 1
+        first, second = (0, 1) if a_black else (1, 0)
         jobs.append(GameJob(game, {BLACK: specs[first], WHITE: specs[second]},
                             {BLACK: names[first], WHITE: names[second]},
                             {colour: derive_seed(seed, game, colour) for colour in (BLACK, WHITE)},
@@ -116,8 +117,11 @@ def print_progress(records, total, names):
 
 
 def run_match(player_a, player_b, games=10, parallel=1, move_cpu=10.0, move_wall=30.0,
-              seed=0, out_dir=None, show=False, builtin_players=None, progress=None):
+              seed=0, out_dir=None, show=False, builtin_players=None, progress=None,
+              a_colour=None):
     """Play `games` games between two player specs (see players.make_player).
+
+    Colours alternate, A Black in odd games, unless `a_colour` (BLACK or WHITE) fixes A's.
 
     `builtin_players` replaces opponents.BUILTIN_PLAYERS; `progress(records, games, names)`
     is called after each game. Returns a MatchResult.
@@ -127,7 +131,7 @@ def run_match(player_a, player_b, games=10, parallel=1, move_cpu=10.0, move_wall
     for spec in specs:
         make_player(spec, limits, builtin_players)  # an unknown name fails before any game
     names = player_names(player_a, player_b)
-    jobs = game_jobs(specs, names, games, seed, limits, show, builtin_players)
+    jobs = game_jobs(specs, names, games, seed, limits, show, builtin_players, a_colour)
     records = []
     games_file = None
     if out_dir is not None:

@@ -63,6 +63,12 @@ def test_a_short_match_alternates_colours_and_records_every_game(tmp_path):
     assert (tmp_path / "summary.txt").read_text() == result.table + "\n"
 
 
+def test_a_match_can_fix_one_players_colour():
+    for colour, black in ((rules.BLACK, "first"), (rules.WHITE, "last")):
+        result = run_match("first", "last", games=3, seed=3, a_colour=colour, **FAST)
+        assert [record["black"] for record in result.records] == [black] * 3
+
+
 def test_the_table_has_a_row_per_player_and_colour(tmp_path):
     result = run_match("first", "passer", games=4, seed=0, **FAST)
     rows = {(row["player"], row["colour"]): row for row in result.rows}

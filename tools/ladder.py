@@ -2,12 +2,13 @@
 
 Usage: python3 tools/ladder.py [--games 100] [--scale 1] [--move-cpu 8.5] [--game-cpu 55]
                                [--parallel 1] [--seed 2] [--opponents random,previous:20,...]
-                               [--out runs/ladder]
+                               [--agent-colour 1|2] [--out runs/ladder]
 
 Start at `main`. Each rung is a `host.py match` (referee.match.run_match) of the agent, run as a
 per-move command like the grader runs it, against one opponent; half the games as each colour.
 `--opponents` lists rungs, each optionally with its own number of games (`previous:20`); the
-others play `--games`; `--scale` multiplies every count (a longer run of the same ladder).
+others play `--games`; `--scale` multiplies every count (a longer run of the same ladder);
+`--agent-colour` fixes the agent's colour (e.g. 40 games as Black) instead of alternating.
 The rungs (`RUNGS`):
 - the graded opponents: random, greedy, aggressive, alphabeta (depth 2);
 - alphabeta4: iterative-deepening alpha-beta, the kind of agent the course's Championship is;
@@ -185,6 +186,8 @@ def main(argv=None):
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--opponents", default=",".join(RUNGS))
+    parser.add_argument("--agent-colour", type=int, choices=(1, 2),
+                        help="the agent plays this colour in every game (1 Black, 2 White)")
     parser.add_argument("--out", default=os.path.join(REPO, "runs", "ladder"))
     args = parser.parse_args(argv)
     try:
@@ -198,7 +201,7 @@ def main(argv=None):
         result = run_match(agent, opponent_spec(rung, args), games=games,
                            parallel=args.parallel, move_cpu=REFEREE_MOVE_CPU,
                            move_wall=max(30.0, 4 * args.move_cpu), seed=args.seed,
-                           out_dir=os.path.join(args.out, rung))
+                           out_dir=os.path.join(args.out, rung), a_colour=args.agent_colour)
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0
