@@ -26,6 +26,7 @@ import warnings
 import pytest
 
 import go_board
+import my_player
 from referee_support import EMPTY, HOST, RANDOM_PLAYER, REPO, input_text
 
 TOOL_PATH = os.path.join(REPO, "tools", "make_submission.py")
@@ -326,7 +327,7 @@ def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour,
                          (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
         code, stderr, output = run_move(command, cwd, grader_env, text, seed=1, move_cpu=0.5)
         assert code == 0, stderr
-        answers.append((output, re.findall(r" via ([\w ]+) \(", stderr)))
+        answers.append((output, [record["source"] for record in my_player.read_decisions(stderr)]))
     assert answers[0] == answers[1] == (move, [source])
 
 
@@ -363,7 +364,9 @@ def test_search_forks_its_workers_inside_the_bundle(tmp_path, bundle_dir, grader
                                     input_text(1, MIDDLE_GAME_BEFORE, MIDDLE_GAME),
                                     seed=1, move_cpu=1.0, workers=2)
     assert code == 0, stderr
-    assert re.search(r"via mcts \(simulations=\d+, workers=2\)", stderr), stderr
+    [decision] = my_player.read_decisions(stderr)
+    assert decision["source"] == my_player.SOURCE_MCTS, stderr
+    assert decision["details"]["workers"] == 2 and decision["details"]["simulations"] > 0, stderr
     black, white = go_board.parse_board(MIDDLE_GAME)
     prev_black, prev_white = go_board.parse_board(MIDDLE_GAME_BEFORE)
     position = go_board.Position(black, white, go_board.BLACK, 7, prev_black, prev_white)
@@ -396,7 +399,7 @@ def check_match(game_dir, env, games_per_colour):
             summary = "colour {} seed {}:\n{}".format(our_colour, seed, stderr)
             assert winner == our_colour, summary
             assert len(re.findall(r"^Game end \(score: ", stderr, re.M)) == 1, summary
-            assert len(moves) == len(re.findall(r"^my_player: ply \d+ ", stderr, re.M)), summary
+            assert len(moves) == len(my_player.read_decisions(stderr)), summary
             assert len(moves) >= 6, summary
             for move in moves:
                 assert move["exit"] == 0, summary
