@@ -201,9 +201,8 @@ class BoardSession(object):
         return records[-1]
 
     def finish_on_score(self):
-        self.finish(self.position.winner(), judge.END_SCORE, "Black {} - White {} + {:g} komi".format(
-            go_board.popcount(self.position.black), go_board.popcount(self.position.white),
-            go_board.KOMI))
+        self.finish(self.position.winner(), judge.END_SCORE,
+                    judge.score_text(board_rows(self.position)))
 
     def finish(self, winner, reason, detail):
         names = self.names()

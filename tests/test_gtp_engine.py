@@ -20,7 +20,7 @@ import my_player
 from referee import judge
 from referee.match import run_match
 from referee.players import END_RESIGN
-from referee_support import REPO
+from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO
 
 PLAYER = os.path.join(REPO, "my_player.py")
 ENGINE_SPEC = "gtp:{} {} --gtp".format(sys.executable, PLAYER)
@@ -63,6 +63,17 @@ KO_GAME = ["play b B5", "play w B4", "play b A4", "play w C5", "play b B3", "pla
            "play b E1", "play w C3", "play b C4"]
 
 
+# showboard after KO_GAME: Black has taken at C4; White may not retake at B4 at once.
+BOARD_AFTER_THE_TAKE = (
+    "   A B C D E\n"
+    " 5 . X O . . 5\n"
+    " 4 X . X O . 4\n"
+    " 3 . X O . . 3\n"
+    " 2 . . . . . 2\n"
+    " 1 . . . . X 1\n"
+    "   A B C D E\n")
+
+
 def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
     answers = converse(["clear_board"] + KO_GAME + [
         "showboard",
@@ -81,15 +92,8 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
     ]).split("\n\n")
     assert answers[:10] == ["="] * 10
     assert answers[10:] == [
-        "= \n"
-        "   A B C D E\n"
-        " 5 . X O . . 5\n"
-        " 4 X . X O . 4\n"
-        " 3 . X O . . 3\n"
-        " 2 . . . . . 2\n"
-        " 1 . . . . X 1\n"
-        "   A B C D E\n"
-        "ply 9 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
+        "= \n" + BOARD_AFTER_THE_TAKE
+        + "ply 9 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
         "? illegal move: ko: the board would repeat the previous board",
         "? illegal move: suicide",
         "? illegal move: point is occupied",
@@ -101,15 +105,8 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "? illegal move: the game is over",
         "? illegal move: the game is over",
         "= W+0.5",
-        "= \n"
-        "   A B C D E\n"
-        " 5 . X O . . 5\n"
-        " 4 X . X O . 4\n"
-        " 3 . X O . . 3\n"
-        " 2 . . . . . 2\n"
-        " 1 . . . . X 1\n"
-        "   A B C D E\n"
-        "ply 11 of 24, game over; captured by Black 1, by White 0; score W+0.5",
+        "= \n" + BOARD_AFTER_THE_TAKE
+        + "ply 11 of 24, game over; captured by Black 1, by White 0; score W+0.5",
         "=", "= W+0.5", "=", "= B+0.5", ""]
 
 
@@ -126,29 +123,10 @@ def test_genmove_plays_the_book_and_tells_its_decision():
     assert answers[5:] == ["=", "= {}", ""]  # a played move has no decision of the agent
 
 
-# White to move at ply 24: 0,2 captures the black stone at 0,1 (the exact search's move).
-LAST_PLY_BEFORE = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . . . O
-"""
-LAST_PLY = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . X . O
-"""
-
-
 def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
     engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
-    black, white = go_board.parse_board(LAST_PLY)
-    prev_black, prev_white = go_board.parse_board(LAST_PLY_BEFORE)
-    engine.position = go_board.Position(black, white, go_board.WHITE, go_board.MAX_PLY,
-                                        prev_black, prev_white)
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
     answers = converse(["genmove w", "littlego-decision", "final_score", "genmove b"],
                        engine).split("\n\n")
     assert answers[0] == "= C5"
@@ -161,8 +139,8 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
 
 def test_the_solver_table_lasts_until_a_new_game():
     engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
-    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY - 2,
-                                                  previous=LAST_PLY_BEFORE)
+    engine.position = go_board.Position.from_text(
+        LAST_PLY, go_board.WHITE, go_board.MAX_PLY - 2, previous=LAST_PLY_BEFORE)
     table = engine.solver_table
     converse(["genmove w"], engine)
     assert engine.solver_table is table and table  # the search filled the kept table

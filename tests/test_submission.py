@@ -27,7 +27,8 @@ import pytest
 
 import go_board
 import my_player
-from referee_support import EMPTY, HOST, RANDOM_PLAYER, REPO, input_text
+from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO,
+                             input_text)
 
 TOOL_PATH = os.path.join(REPO, "tools", "make_submission.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
@@ -288,20 +289,6 @@ def test_python37_syntax_and_library_by_vermin(bundle_dir):
 
 # White's last move (ply 24, told by Black's 12 stones): a plain stone loses by half a point,
 # taking the black stone in atari at 0,2 wins by half a point.
-LAST_PLY_BEFORE = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . . . O
-"""
-LAST_PLY = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . X . O
-"""
 # Black passed; White leads 2 + 2.5 komi against 3, so passing ends the game with White's win.
 BLACK_PASSED = """
 . . . . .
