@@ -12,7 +12,8 @@ from Black: `play` or `genmove` for the colour not to move is an error, and so i
 the game is over. Every error is a GTP failure (`? message`), never a crash.
 
 Kept between moves, since this is one process: the exact solver's transposition table (its
-entries hold for any game, so it is kept until `clear_board`) and the game's CPU ledger. The
+entries hold for any game; it is emptied by `clear_board` or when it grows past
+MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
 MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
 Each genmove logs the decision (`my_player.decision_record`) as one JSON line on stderr, and
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
@@ -36,6 +37,9 @@ GTP_PASS = "pass"
 COLOUR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 # Each new game searches with fresh seeds, still reproducible under LITTLEGO_SEED.
 GAME_SEED_STRIDE = 1000
+# The kept solver table is emptied before a move once it holds this many entries (a few hundred
+# MB at most); a game against the random player at 1 s a move leaves about 45,000.
+MAX_KEPT_SOLVER_ENTRIES = 1000000
 
 
 class GtpFailure(Exception):
@@ -192,6 +196,8 @@ class GtpEngine(object):
         self.check_turn(parse_colour(args[0]))
         spent = sum(ply.cpu for ply in self.plies)
         budget = my_player.move_budget(self.position.ply, spent, self.settings)
+        if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
+            self.solver_table.clear()
         start = my_player.tree_cpu_seconds()
         decision = my_player.decide(self.position, start + budget, self.settings,
                                     self.solver_table)

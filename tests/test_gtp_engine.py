@@ -148,6 +148,14 @@ def test_the_solver_table_lasts_until_a_new_game():
     assert engine.solver_table == {}
 
 
+def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
+    monkeypatch.setattr(gtp_engine, "MAX_KEPT_SOLVER_ENTRIES", 2)
+    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine.solver_table.update({"stale": 1, "old": 2, "entries": 3})
+    assert converse(["genmove b"], engine) == "= C3\n\n"
+    assert engine.solver_table == {}  # the book answered, so nothing new went in
+
+
 def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
     env = dict(os.environ, **SMALL_BUDGET)
     done = subprocess.run([sys.executable, PLAYER, my_player.GTP_FLAG],
