@@ -115,11 +115,12 @@ def run_play_command(args):
 
 
 def run_serve_command(args):
-    from referee.serve import default_opponent, serve
+    from referee.serve import AGENT_NAME, default_opponent, serve
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     opponent = args.opponent or default_opponent(sys.executable, repo)
     return serve(opponent, args.colour, args.port, args.runs, args.move_cpu, args.move_wall,
-                 args.seed, announce=lambda line: print(line, flush=True))
+                 args.seed, announce=lambda line: print(line, flush=True),
+                 opponent_name=None if args.opponent else AGENT_NAME)
 
 
 def main(argv):

@@ -39,6 +39,9 @@ PERSON = "you"
 SGF_SUFFIX = ".sgf"
 
 
+AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's name on the page
+
+
 def default_opponent(python, repo):
     """The agent as a GTP engine: one process for the game, keeping what it can between moves."""
     return "gtp:{} {} {}".format(python, os.path.join(repo, "my_player.py"), my_player.GTP_FLAG)
@@ -103,8 +106,10 @@ def position_view(position, last_move, captured):
 class BoardSession(object):
     """The game at the page. Every method runs under `lock` (the server is threaded)."""
 
-    def __init__(self, opponent_spec, limits, runs_dir, seed=0, builtin_players=None):
+    def __init__(self, opponent_spec, limits, runs_dir, seed=0, builtin_players=None,
+                 opponent_name=None):
         self.opponent_spec = opponent_spec
+        self.opponent_name = opponent_name or opponent_spec  # on the page and in the SGF
         self.builtin_players = builtin_players  # replaces opponents.BUILTIN_PLAYERS (tests)
         self.limits = limits
         self.runs_dir = runs_dir
@@ -135,7 +140,7 @@ class BoardSession(object):
             self.opponent_moves()
 
     def names(self):
-        opponent = self.opponent_spec
+        opponent = self.opponent_name
         return {go_board.BLACK: PERSON if self.person == go_board.BLACK else opponent,
                 go_board.WHITE: PERSON if self.person == go_board.WHITE else opponent}
 
@@ -323,9 +328,11 @@ def make_server(session, port=DEFAULT_PORT):
     return ThreadingHTTPServer((HOST, port), handler)
 
 
-def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, announce=print):
+def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, announce=print,
+          opponent_name=None):
     """Run the board until Ctrl-C; returns the exit code."""
-    session = BoardSession(opponent_spec, MoveLimits(move_cpu, move_wall), runs_dir, seed)
+    session = BoardSession(opponent_spec, MoveLimits(move_cpu, move_wall), runs_dir, seed,
+                           opponent_name=opponent_name)
     server = make_server(session, port)
     try:
         with session.lock:
