@@ -18,6 +18,7 @@ runs/board/, and every SGF under runs/ can be replayed move by move (`replay`).
 import json
 import os
 import shutil
+import signal
 import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -330,7 +331,11 @@ def make_server(session, port=DEFAULT_PORT):
 
 def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, announce=print,
           opponent_name=None):
-    """Run the board until Ctrl-C; returns the exit code."""
+    """Run the board until Ctrl-C or SIGTERM, then end the opponent and remove its files;
+    returns the exit code."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, stop)
     session = BoardSession(opponent_spec, MoveLimits(move_cpu, move_wall), runs_dir, seed,
                            opponent_name=opponent_name)
     server = make_server(session, port)

@@ -6,6 +6,8 @@ The page itself, driven by clicks in headless chromium, is tests/test_browser.py
 
 import json
 import os
+import select
+import subprocess
 import sys
 import threading
 import urllib.error
@@ -16,9 +18,9 @@ import pytest
 import my_player
 from referee import judge, rules
 from referee.players import MoveLimits
-from referee.serve import BoardSession, make_server
+from referee.serve import AGENT_NAME, BoardSession, make_server
 from referee.sgf import game_to_sgf, sgf_moves
-from referee_support import REPO, STUB_PLAYERS
+from referee_support import HOST, REPO, STUB_PLAYERS
 
 LIMITS = MoveLimits(10.0, 30.0)
 PLAYER = os.path.join(REPO, "my_player.py")
@@ -196,3 +198,27 @@ def test_the_http_api_serves_the_page_and_the_game(make_session):
         server.server_close()
         thread.join(10)
     assert server.server_address[0] == "127.0.0.1"
+
+
+def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):
+    server = subprocess.Popen([sys.executable, HOST, "serve", "--port", "0", "--colour", "2",
+                               "--runs", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, env=dict(os.environ, LITTLEGO_SEED="1"))
+    try:
+        ready, _, _ = select.select([server.stdout], [], [], 30)
+        assert ready, "no announcement within 30 s"
+        words = server.stdout.readline().split()
+        url = words[words.index("at") + 1]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url + "api/state", timeout=10) as answer:
+            state = json.loads(answer.read().decode())
+    finally:
+        server.terminate()
+        server.wait(10)
+        server.stdout.close()
+        server.stderr.close()
+    # The agent is Black and opened from its book; its decision record came from its log.
+    assert state["names"] == {"1": AGENT_NAME, "2": "you"}
+    assert (state["ply"], state["last_move"]) == (1, "2,2")
+    assert (state["decision"]["source"], state["decision"]["move"]) == ("book", "2,2")
