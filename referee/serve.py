@@ -26,6 +26,7 @@ from urllib.parse import parse_qs, urlparse
 
 import go_board
 import my_player
+from gtp_engine import score_text
 from referee import judge, rules
 from referee.players import LOG_SUFFIX, MoveLimits, make_player
 from referee.sgf import game_to_sgf, sgf_moves
@@ -46,10 +47,6 @@ AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's na
 def default_opponent(python, repo):
     """The agent as a GTP engine: one process for the game, keeping what it can between moves."""
     return "gtp:{} {} {}".format(python, os.path.join(repo, "my_player.py"), my_player.GTP_FLAG)
-
-
-def move_text(move):
-    return go_board.move_to_text(move)
 
 
 class NotAMove(ValueError):
@@ -95,13 +92,12 @@ def describe_positions(moves):
 
 def position_view(position, last_move, captured):
     black, white = go_board.popcount(position.black), go_board.popcount(position.white)
-    score = position.score()
     return {"board": board_rows(position), "ply": position.ply - 1, "max_ply": go_board.MAX_PLY,
             "to_move": position.to_move, "over": position.is_over,
-            "last_move": None if last_move is None else move_text(last_move),
+            "last_move": None if last_move is None else go_board.move_to_text(last_move),
             "captures": {"black": captured[go_board.BLACK], "white": captured[go_board.WHITE]},
             "score": {"black": black, "white": white, "komi": go_board.KOMI,
-                      "result": "{}+{:g}".format("B" if score > 0 else "W", abs(score))}}
+                      "result": score_text(position)}}
 
 
 class BoardSession(object):
@@ -215,7 +211,7 @@ class BoardSession(object):
         record = {"black": names[go_board.BLACK], "white": names[go_board.WHITE],
                   "winner": winner, "winner_name": names[winner], "reason": reason,
                   "detail": detail, "plies": self.position.ply - 1,
-                  "moves": [move_text(move) for move in self.moves],
+                  "moves": [go_board.move_to_text(move) for move in self.moves],
                   "black_stones": go_board.popcount(self.position.black),
                   "white_stones": go_board.popcount(self.position.white)}
         self.result = {"winner": winner, "reason": reason, "detail": detail,
