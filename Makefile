@@ -9,8 +9,8 @@ PLAYER := cmd:$(CURDIR)/$(PY) $(CURDIR)/my_player.py
 GAMES ?= 2
 RUNS := runs
 
-.PHONY: install gnugo test test-slow lint match play bench-engine bench ladder ladder-default \
-	submission check-submission driver-match clean
+.PHONY: install gnugo test test-slow test-browser browser-deps lint match play serve bench-engine \
+	bench ladder ladder-default submission check-submission driver-match clean
 
 install: $(STAMP)
 
@@ -33,6 +33,21 @@ test: $(STAMP) gnugo
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow tests
 
+# The board page in headless chromium: Debian's chromium and its driver (apt-get, when missing)
+# and selenium (pip, into .venv) first.
+BROWSER_STAMP := $(VENV)/.browser-installed
+test-browser: browser-deps
+	$(PY) -m pytest -q -m browser tests
+
+browser-deps: $(STAMP) $(BROWSER_STAMP)
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
+	fi
+
+$(BROWSER_STAMP): requirements-browser.txt
+	$(PY) -m pip install --quiet -r requirements-browser.txt
+	touch $(BROWSER_STAMP)
+
 # Python 3.7 syntax for everything the grader or the course driver runs, then repeated code.
 lint: $(STAMP)
 	$(VENV)/bin/vermin --target=3.7- --no-tips --violations \
@@ -47,6 +62,11 @@ match: $(STAMP)
 COLOUR ?= 1
 play: $(STAMP)
 	$(PY) host.py play --opponent "$(PLAYER)" --colour $(COLOUR)
+
+# The board in the browser at http://127.0.0.1:8561/ against the agent (SERVE_ARGS adds options).
+SERVE_ARGS ?=
+serve: $(STAMP)
+	$(PY) host.py serve $(SERVE_ARGS)
 
 bench-engine: $(STAMP)
 	$(PY) tools/bench_engine.py

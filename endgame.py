@@ -34,10 +34,14 @@ def final_margin(own, opp, own_is_black):
 
 
 class ExactSolver(object):
-    """Negamax alpha-beta with a transposition table of bounds, over bitboards."""
+    """Negamax alpha-beta with a transposition table of bounds, over bitboards.
 
-    def __init__(self, cpu_deadline=None, clock=time.process_time):
-        self.table = {}
+    An entry is stored only once its node is fully searched and holds for any game (the key is
+    the whole state), so a `table` may be shared by later searches, even after OutOfTime.
+    """
+
+    def __init__(self, cpu_deadline=None, clock=time.process_time, table=None):
+        self.table = {} if table is None else table
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
@@ -158,19 +162,20 @@ def search_may_pass(position, pass_stats):
     return pass_stats.solved == WIN
 
 
-def choose_endgame_move(position, cpu_deadline=None):
+def choose_endgame_move(position, cpu_deadline=None, table=None):
     """`(move, margin)` under exact play, or None when the search is not affordable.
 
     First win or loss (null windows are cheap), then exact margins within MARGIN_SEARCH_CPU
     more; when only the first finishes, a proven winning placement is played with margin None.
     Passing is chosen when it is at least as good as every placement. Black never passes at
-    ply 1 (that loses at once), which the exact search already says.
+    ply 1 (that loses at once), which the exact search already says. `table`: a transposition
+    table to reuse and extend (see ExactSolver); None starts an empty one.
     """
     if winning_pass(position):
         return PASS, None
     if MAX_PLY + 1 - position.ply > EXACT_PLIES_LEFT:
         return None
-    solver = ExactSolver(cpu_deadline)
+    solver = ExactSolver(cpu_deadline, table=table)
     winner = None
     try:
         winner = solver.winning_placement(position)

@@ -3,6 +3,7 @@
     python3 host.py -m N -v V            judge one ply in the current directory (course mode)
     python3 host.py match A B [options]  play games between two players, with statistics
     python3 host.py play --opponent P    play against a player in the terminal
+    python3 host.py serve [--opponent P] play in the browser, replay saved games (127.0.0.1)
 
 The code lives in the `referee` package; `referee/cli.py` parses these command lines.
 """

@@ -7,8 +7,11 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
    plies 1-6 -> the opening book (`opening_book.lookup`); few plies left -> exact endgame
    search (`endgame`); otherwise, or when those give nothing in time, root-parallel MCTS
    (`mcts.parallel`) on the CPU budget from `move_budget`;
-4. write output.txt atomically, then the step file with the CPU this call used.
+4. write output.txt atomically, then the step file with the CPU this call used, then log the
+   `Decision` (the move, its source and what backs it) as one JSON line on stderr; tools and
+   tests read that line back with `read_decisions`, never the prose of other messages.
 Whatever fails inside step 3, a legal move is still written (the best known, else any).
+The GTP engine (`gtp_engine.py`, `my_player.py --gtp`) runs the same `decide` on every genmove.
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
@@ -16,6 +19,8 @@ LITTLEGO_BOOK / LITTLEGO_SOLVER / LITTLEGO_KNOWLEDGE (0 turns a part off, for me
 is worth).
 """
 
+import collections
+import json
 import os
 import sys
 import time
@@ -31,6 +36,7 @@ from mcts.parallel import root_parallel_search, usable_cores
 from mcts.stopping import StopRules
 
 PLAYER_NAME = "my_player"
+GTP_FLAG = "--gtp"  # `my_player.py --gtp`: the GTP engine of gtp_engine.py instead of one move
 DEFAULT_MOVE_CPU = 8.5
 DEFAULT_GAME_CPU = 55.0
 # CPU kept back for what follows the search: merging, writing files, interpreter exit.
@@ -46,6 +52,23 @@ CENTRE = go_board.SIZE // 2
 # played at once: more CPU would not change the move, and the game's budget keeps it.
 SURE_WIN_VALUE = 0.97
 SURE_WIN_SIMULATIONS = 4000
+# The decision's details list this many of the search's root candidates, most visited first.
+TOP_CANDIDATES = 5
+# The JSON log line of a decision carries this key, naming the agent.
+LOG_AGENT_KEY = "agent"
+
+# What `choose_move` decided. `source` is one of the SOURCE_* names; `details` holds JSON values:
+# exact play gives `proven` ("win"/"loss") and, when the margin search finished, `margin` (points
+# for the mover, komi included); MCTS gives `simulations`, `workers` and `candidates`, a list of
+# {"move": "i,j", "share": visit share, "value": mean value for the mover, "proven": ...}.
+Decision = collections.namedtuple("Decision", "move source details")
+SOURCE_NO_PLACEMENT = "no placement"
+SOURCE_WINNING_PASS = "winning pass"
+SOURCE_BOOK = "book"
+SOURCE_EXACT = "exact"
+SOURCE_MCTS = "mcts"
+SOURCE_FALLBACK = "fallback"
+PROVEN_WORDS = {core.WIN: "win", core.LOSS: "loss"}
 
 
 class Settings(object):
@@ -97,8 +120,23 @@ def move_budget(ply, cpu_used, settings):
     return max(min(settings.move_cpu, share), MIN_SEARCH_CPU + EXIT_RESERVE_CPU)
 
 
-def search_move(position, budget_end, settings, report):
-    """Root-parallel MCTS until the tree's CPU reaches `budget_end`; returns a move or None."""
+def candidates(children, limit=TOP_CANDIDATES):
+    """The most visited root actions as JSON values: move, visit share, mean value, proof."""
+    total = sum(stats.visits for stats in children) or 1
+    ranked = sorted(children, key=lambda stats: (stats.visits, stats.value_sum), reverse=True)
+    listed = []
+    for stats in ranked[:limit]:
+        entry = {"move": go_board.move_to_text(stats.action),
+                 "share": round(stats.visits / total, 4),
+                 "value": round(stats.value_sum / stats.visits, 4) if stats.visits else None}
+        if stats.solved is not None:
+            entry["proven"] = PROVEN_WORDS[stats.solved]
+        listed.append(entry)
+    return listed
+
+
+def search_move(position, budget_end, settings):
+    """Root-parallel MCTS until the tree's CPU reaches `budget_end`: `(move or None, details)`."""
     available = budget_end - EXIT_RESERVE_CPU - tree_cpu_seconds()
     if available < MIN_SEARCH_CPU:
         available = MIN_SEARCH_CPU
@@ -108,42 +146,53 @@ def search_move(position, budget_end, settings, report):
         settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log,
         exploration=settings.exploration,
         stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS))
-    report["simulations"] = simulations
-    report["workers"] = workers_used
+    details = {"simulations": simulations, "workers": workers_used,
+               "candidates": candidates(children)}
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     if passing and (not placements or endgame.search_may_pass(position, passing[0])):
-        return PASS
-    return core.best_action(placements) if placements else None
+        return PASS, details
+    return (core.best_action(placements) if placements else None), details
 
 
-def choose_move(position, budget_end, settings, report):
-    """The move for `position`; every branch returns a legal move."""
+def mover_margin(position):
+    """The score now, in points for the side to move (komi included): what ending gives it."""
+    return position.score() if position.to_move == BLACK else -position.score()
+
+
+def exact_details(margin):
+    """Details of an exact decision; `margin` in half points for the mover, or None if unknown."""
+    if margin is None:
+        return {"proven": "win"}
+    return {"proven": "win" if margin > 0 else "loss", "margin": margin / 2.0}
+
+
+def choose_move(position, budget_end, settings, solver_table=None):
+    """The Decision for `position`; every branch's move is legal.
+
+    `solver_table` is the exact search's transposition table to reuse (a long-lived caller such
+    as the GTP engine keeps one across moves); None starts an empty one.
+    """
     placements = position.legal_placements()
     if not placements:
-        report["source"] = "no placement"
-        return PASS
+        return Decision(PASS, SOURCE_NO_PLACEMENT, {})
     if endgame.winning_pass(position):
-        report["source"] = "winning pass"
-        return PASS
+        return Decision(PASS, SOURCE_WINNING_PASS,
+                        {"proven": "win", "margin": mover_margin(position)})
     if settings.use_book and position.ply <= opening_book.BOOK_PLIES:
         move = opening_book.lookup(position)
         if move is not None and position.is_legal(move):
-            report["source"] = "book"
-            return move
+            return Decision(move, SOURCE_BOOK, {})
     if settings.use_solver:
         # The solver's share never eats the floor MCTS needs if the solver gives up.
         left = budget_end - tree_cpu_seconds()
         solver_cpu = min(SOLVER_SHARE * left, left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU)
         deadline = time.process_time() + max(solver_cpu, 0.0)
-        exact = endgame.choose_endgame_move(position, deadline)
+        exact = endgame.choose_endgame_move(position, deadline, solver_table)
         if exact is not None:
-            report["source"] = "exact"
-            report["margin"] = exact[1]
-            return exact[0]
-    move = search_move(position, budget_end, settings, report)
-    report["source"] = "mcts"
-    return move if move is not None else placements[0]
+            return Decision(exact[0], SOURCE_EXACT, exact_details(exact[1]))
+    move, details = search_move(position, budget_end, settings)
+    return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
 
 
 def safe_move(position):
@@ -159,18 +208,48 @@ def safe_move(position):
     return max(placements, key=preference)
 
 
-def decide(position, budget_end, settings, report):
-    """`choose_move`, guarded: whatever goes wrong, the answer is a legal move."""
+def decide(position, budget_end, settings, solver_table=None):
+    """`choose_move`, guarded: whatever goes wrong, the Decision's move is legal."""
     try:
-        move = choose_move(position, budget_end, settings, report)
+        decision = choose_move(position, budget_end, settings, solver_table)
     except Exception as error:  # the move must be written whatever went wrong in search
         log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
-        move = None
+        return Decision(safe_move(position), SOURCE_FALLBACK,
+                        {"error": "{}: {}".format(type(error).__name__, error)})
+    move = decision.move
     black_opening_pass = move == PASS and position.ply == 1 and position.to_move == BLACK
-    if move is None or black_opening_pass or not position.is_legal(move):
-        report["source"] = "fallback"
-        move = safe_move(position)
-    return move
+    if black_opening_pass or not position.is_legal(move):
+        return Decision(safe_move(position), SOURCE_FALLBACK,
+                        {"refused": go_board.move_to_text(move), "from": decision.source})
+    return decision
+
+
+def decision_record(decision, position, cpu, budget):
+    """The decision as one JSON object: what the agent logs and the GTP engine remembers."""
+    return {LOG_AGENT_KEY: PLAYER_NAME, "ply": position.ply,
+            "colour": go_board.COLOUR_NAMES[position.to_move],
+            "move": go_board.move_to_text(decision.move), "source": decision.source,
+            "details": decision.details, "cpu": round(cpu, 3), "budget": round(budget, 3)}
+
+
+def log_decision(record):
+    sys.stderr.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def read_decisions(text):
+    """Every decision record logged in `text` (an agent's stderr), in order."""
+    records = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get(LOG_AGENT_KEY) == PLAYER_NAME:
+            records.append(record)
+    return records
 
 
 def write_output(move, path):
@@ -198,8 +277,8 @@ def main(directory="."):
     position = go_board.Position(current[0], current[1], colour, state.ply, previous[0], previous[1])
     spent_before = cpu_spent_before(state, settings)
     budget = move_budget(state.ply, spent_before, settings)
-    report = {}
-    move = decide(position, budget, settings, report)
+    decision = decide(position, budget, settings)
+    move = decision.move
     try:
         write_output(move, output_path)
     except (IOError, OSError) as error:
@@ -212,12 +291,12 @@ def main(directory="."):
                           (board_after.black, board_after.white), spent_before + used)
     except (IOError, OSError) as error:
         log("cannot save the step file ({}); the next move will derive the ply".format(error))
-    log("ply {} {} -> {} via {} ({}) cpu {:.2f}/{:.2f}s".format(
-        state.ply, go_board.COLOUR_NAMES[colour], go_board.move_to_text(move),
-        report.get("source"), ", ".join("{}={}".format(k, v) for k, v in sorted(report.items())
-                                         if k != "source"), used, budget))
+    log_decision(decision_record(decision, position, used, budget))
     return 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == [GTP_FLAG]:
+        import gtp_engine
+        sys.exit(gtp_engine.main())
     sys.exit(main())

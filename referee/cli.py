@@ -1,4 +1,4 @@
-"""Command lines of host.py: judge mode (the course's), `match` and `play`.
+"""Command lines of host.py: judge mode (the course's), `match`, `play` and `serve`.
 
 `main(argv)` picks the mode from the first argument and returns the process exit code. Judge
 mode must run with the standard library alone on Python 3.7, so the match and play modules
@@ -6,10 +6,11 @@ mode must run with the standard library alone on Python 3.7, so the match and pl
 """
 
 import argparse
+import os
 import sys
 import time
 
-MATCH, PLAY = "match", "play"
+MATCH, PLAY, SERVE = "match", "play", "serve"
 DEFAULT_GAMES = 10
 DEFAULT_MOVE_CPU = 10.0   # the grader's limit, CPU seconds of the whole process tree
 DEFAULT_MOVE_WALL = 30.0  # ours: a hung player must not stall a match forever
@@ -28,7 +29,8 @@ def judge_parser():
         description="Judge one ply of Little-Go: read input.txt and output.txt in the current "
                     "directory, write the next input.txt, exit 0 (game goes on) or with the "
                     "winner's colour (1 Black, 2 White); 3 if input.txt is unreadable.",
-        epilog="Other modes: 'host.py match --help', 'host.py play --help'.")
+        epilog="Other modes: 'host.py match --help', 'host.py play --help', "
+               "'host.py serve --help'.")
     parser.add_argument("--move", "-m", type=int, default=0, help="number of the ply judged")
     parser.add_argument("--verbose", "-v", type=bool, default=False,
                         help="any non-empty value prints the board and messages")
@@ -78,6 +80,26 @@ def play_parser():
     return parser
 
 
+def serve_parser():
+    from referee.serve import DEFAULT_PORT
+    parser = argparse.ArgumentParser(
+        prog="host.py serve",
+        description="Play Little-Go against a player in the browser, and replay the SGF games "
+                    "saved under the runs directory. Listens on 127.0.0.1 only.")
+    parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
+                                                         "engine, my_player.py --gtp)")
+    parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
+                        help="your colour in the first game (default 1; the page can change it)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="port on 127.0.0.1 (default %(default)s; 0 picks a free one)")
+    parser.add_argument("--runs", default="runs", metavar="DIR",
+                        help="where SGFs are listed for replay; games played on the page are "
+                             "saved in DIR/board (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="the opponent's seed")
+    add_limit_options(parser)
+    return parser
+
+
 def run_match_command(args):
     from referee.match import run_match, print_progress
     out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
@@ -95,8 +117,18 @@ def run_play_command(args):
     return play_against(args.opponent, args.colour, args.seed, args.move_cpu, args.move_wall)
 
 
+def run_serve_command(args):
+    from referee.serve import AGENT_NAME, default_opponent, serve
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    opponent = args.opponent or default_opponent(sys.executable, repo)
+    return serve(opponent, args.colour, args.port, args.runs, args.move_cpu, args.move_wall,
+                 args.seed, announce=lambda line: print(line, flush=True),
+                 opponent_name=None if args.opponent else AGENT_NAME)
+
+
 def main(argv):
-    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command)}
+    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command),
+             SERVE: (serve_parser, run_serve_command)}
     if argv and argv[0] in modes:
         make_parser, run = modes[argv[0]]
         parser = make_parser()

@@ -1,9 +1,12 @@
-"""A finished game as SGF (FF[4]), readable by any Go viewer.
+"""A finished game as SGF (FF[4]), readable by any Go viewer, and its moves read back.
 
 `game_to_sgf(record)` takes a GameRecord (see game.py). Moves alternate from Black, passes
 are empty values (`W[]`), and RE says how the game ended: `B+3.5` on the score, `W+Time`,
 `B+Forfeit` (illegal move or bad output) or `B+Resign`; a comment gives the referee's words.
+`sgf_moves(text)` reads the moves of the main line back, for replaying a game.
 """
+
+import re
 
 from referee import judge, rules
 from referee.player import END_RESIGN, END_TIME
@@ -23,6 +26,24 @@ def sgf_point(move_text):
         return ""
     row, col = judge.parse_action(move_text)
     return chr(ord("a") + col) + chr(ord("a") + row)
+
+
+# A move node's B or W property; property values never hold `]` unescaped in our files.
+MOVE_PROPERTY = re.compile(r";\s*(?:[A-Z]+\[(?:[^\]\\]|\\.)*\]\s*)*?([BW])\[([a-z]*)\]")
+OLD_PASS = "tt"  # FF[3]'s pass on boards up to 19x19
+
+
+def sgf_moves(text):
+    """`(i, j)` or None (a pass) for each move of the main line, in order."""
+    moves = []
+    for _, value in MOVE_PROPERTY.findall(text):
+        if value in ("", OLD_PASS):
+            moves.append(None)
+        elif len(value) == 2:
+            moves.append((ord(value[1]) - ord("a"), ord(value[0]) - ord("a")))
+        else:
+            raise ValueError("not an SGF point: {!r}".format(value))
+    return moves
 
 
 def result_value(record):

@@ -23,6 +23,21 @@ EMPTY = """
 . . . . .
 """
 
+# White to move at ply 24: 0,2 captures the black stone at 0,1, which the exact search finds.
+LAST_PLY_BEFORE = """
+O X . X X
+O O X X X
+. O X X X
+O O X X .
+O . . . O
+"""
+LAST_PLY = """
+O X . X X
+O O X X X
+. O X X X
+O O X X .
+O . X . O
+"""
 # White to move: Black has just taken a ko at 1,2; retaking at 1,1 would repeat KO_BEFORE.
 KO_BEFORE = """
     . X O . .

@@ -279,8 +279,10 @@ def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
     assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.5 s")
     assert time.perf_counter() - started < 10
+    # The fixture's own command line, so engines of other test runs on the machine don't count.
+    engine = gtp_fixture("slow")[len("gtp:"):]
     assert not [p for p in psutil.process_iter(["cmdline"])
-                if "gtp_engine.py" in " ".join(p.info["cmdline"] or []) and alive(p.pid)]
+                if " ".join(p.info["cmdline"] or []) == engine and alive(p.pid)]
 
 
 def test_gtp_vertices_skip_the_letter_i():

@@ -321,13 +321,15 @@ def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
     # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0.
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
-    assert b"via book" not in run.stderr
+    assert [record["source"] for record in my_player.read_decisions(run.stderr.decode())] \
+        == [my_player.SOURCE_MCTS]
     assert_plays_a_placement(run, Position())
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
     # The last guard in main, whatever the search says: force the search to say PASS.
-    monkeypatch.setattr(my_player, "choose_move", lambda *args: PASS)
+    monkeypatch.setattr(my_player, "choose_move",
+                        lambda *args: my_player.Decision(PASS, my_player.SOURCE_MCTS, {}))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
@@ -345,8 +347,9 @@ def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
         raise ValueError("malformed book entry")
     monkeypatch.setattr(my_player, "choose_move", broken_search)
     settings = my_player.Settings(SMALL_BUDGET)
-    move = my_player.decide(Position(), my_player.tree_cpu_seconds() + 0.5, settings, {})
-    assert move == from_coord(2, 2)
+    decision = my_player.decide(Position(), my_player.tree_cpu_seconds() + 0.5, settings)
+    assert decision == my_player.Decision(from_coord(2, 2), my_player.SOURCE_FALLBACK,
+                                          {"error": "ValueError: malformed book entry"})
 
 
 # ---- the step file across calls ----------------------------------------------------------
@@ -413,11 +416,10 @@ def test_never_an_illegal_move_on_2000_random_reachable_positions(monkeypatch):
     sample = collections.Counter()
     sources = collections.Counter()
     for position in positions:
-        report = {}
-        move = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.01, settings,
-                                     report)
+        decision = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.01, settings)
+        move = decision.move
         assert move == PASS or position.is_legal(move), (position, go_board.move_to_text(move))
-        sources[report["source"]] += 1
+        sources[decision.source] += 1
         sample["black" if position.to_move == BLACK else "white"] += 1
         sample["ko"] += has_ko_point(position)
         sample["after a pass"] += position.ply > 1 and position.pass_ends_game
@@ -484,7 +486,9 @@ def test_search_runs_play_a_legal_move_found_by_two_workers(search_run):
     # What the two tests below rely on: the run forked a worker and used its answer.
     run, position, _ = search_run
     assert run.exit_code == 0, run.stderr
-    assert b"via mcts" in run.stderr and b"workers=2" in run.stderr, run.stderr
+    [record] = my_player.read_decisions(run.stderr.decode())
+    assert record["source"] == my_player.SOURCE_MCTS, run.stderr
+    assert record["details"]["workers"] == 2, run.stderr
     assert_plays_a_placement(run, position)
 
 
@@ -571,11 +575,10 @@ def crash_or_hang_in_workers(monkeypatch, behaviour):
 def test_a_crashing_worker_is_left_out_and_the_agent_still_answers(monkeypatch):
     crash_or_hang_in_workers(monkeypatch, "crash")
     settings = my_player.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
-    report = {}
-    move = my_player.choose_move(SEARCH_POSITION, my_player.tree_cpu_seconds() + 0.6,
-                                 settings, report)
-    assert report["source"] == "mcts" and report["workers"] == 1
-    assert SEARCH_POSITION.is_legal(move)
+    decision = my_player.choose_move(SEARCH_POSITION, my_player.tree_cpu_seconds() + 0.6,
+                                     settings)
+    assert decision.source == my_player.SOURCE_MCTS and decision.details["workers"] == 1
+    assert SEARCH_POSITION.is_legal(decision.move)
     assert_no_children_left()
 
 

@@ -16,6 +16,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 import go_board  # noqa: E402
+import my_player  # noqa: E402
 import opening_book  # noqa: E402
 from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, Position, from_coord  # noqa: E402
 from step_storage import smallest_consistent_ply  # noqa: E402
@@ -189,4 +190,6 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     row, col = (int(field) for field in output.split(","))
     assert Position().is_legal(from_coord(row, col))
     # The book was not used, so the move came from somewhere else (search or fallback).
-    assert b"via book" not in result.stderr
+    [decision] = my_player.read_decisions(result.stderr.decode())
+    assert decision["source"] != my_player.SOURCE_BOOK
+    assert decision["move"] == output

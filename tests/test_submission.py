@@ -26,7 +26,9 @@ import warnings
 import pytest
 
 import go_board
-from referee_support import EMPTY, HOST, RANDOM_PLAYER, REPO, input_text
+import my_player
+from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO,
+                             input_text)
 
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 CPU_METER = os.path.join(REPO, "tools", "cpu_meter.py")
@@ -284,20 +286,6 @@ def test_python37_syntax_and_library_by_vermin(bundle_dir):
 
 # White's last move (ply 24, told by Black's 12 stones): a plain stone loses by half a point,
 # taking the black stone in atari at 0,2 wins by half a point.
-LAST_PLY_BEFORE = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . . . O
-"""
-LAST_PLY = """
-O X . X X
-O O X X X
-. O X X X
-O O X X .
-O . X . O
-"""
 # Black passed; White leads 2 + 2.5 komi against 3, so passing ends the game with White's win.
 BLACK_PASSED = """
 . . . . .
@@ -323,7 +311,7 @@ def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour,
                          (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
         code, stderr, output = run_move(command, cwd, grader_env, text, seed=1, move_cpu=0.5)
         assert code == 0, stderr
-        answers.append((output, re.findall(r" via ([\w ]+) \(", stderr)))
+        answers.append((output, [record["source"] for record in my_player.read_decisions(stderr)]))
     assert answers[0] == answers[1] == (move, [source])
 
 
@@ -360,7 +348,9 @@ def test_search_forks_its_workers_inside_the_bundle(tmp_path, bundle_dir, grader
                                     input_text(1, MIDDLE_GAME_BEFORE, MIDDLE_GAME),
                                     seed=1, move_cpu=1.0, workers=2)
     assert code == 0, stderr
-    assert re.search(r"via mcts \(simulations=\d+, workers=2\)", stderr), stderr
+    [decision] = my_player.read_decisions(stderr)
+    assert decision["source"] == my_player.SOURCE_MCTS, stderr
+    assert decision["details"]["workers"] == 2 and decision["details"]["simulations"] > 0, stderr
     black, white = go_board.parse_board(MIDDLE_GAME)
     prev_black, prev_white = go_board.parse_board(MIDDLE_GAME_BEFORE)
     position = go_board.Position(black, white, go_board.BLACK, 7, prev_black, prev_white)
@@ -393,7 +383,7 @@ def check_match(game_dir, env, games_per_colour):
             summary = "colour {} seed {}:\n{}".format(our_colour, seed, stderr)
             assert winner == our_colour, summary
             assert len(re.findall(r"^Game end \(score: ", stderr, re.M)) == 1, summary
-            assert len(moves) == len(re.findall(r"^my_player: ply \d+ ", stderr, re.M)), summary
+            assert len(moves) == len(my_player.read_decisions(stderr)), summary
             assert len(moves) >= 6, summary
             for move in moves:
                 assert move["exit"] == 0, summary

@@ -6,8 +6,9 @@ Usage: python3 tools/driver_match.py [--games 100] [--agent CMD] [--opponent CMD
 Each game runs `tools/course_driver.sh` in a fresh directory (the agent is Black in odd games),
 so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's. The
 agent runs inside `tools/cpu_meter.py`, which records the CPU of its whole process tree
-(forked workers included) and its wall time. The agent's own log lines give the source of each
-move, simulations and workers. Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour,
+(forked workers included) and its wall time. The agent's decision records (JSON lines on stderr,
+read with `my_player.read_decisions`) give the source of each move, simulations and workers.
+Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour,
 CPU and wall per move (mean, 99th percentile, max), CPU per game, and simulations per searched
 move. A lost game's directory is kept under DIR for inspection.
 """
@@ -15,7 +16,6 @@ move. A lost game's directory is kept under DIR for inspection.
 import argparse
 import json
 import os
-import re
 import shlex
 import shutil
 import statistics
@@ -31,7 +31,9 @@ from referee.stats import percentile  # noqa: E402
 
 METER = os.path.join(REPO, "tools", "cpu_meter.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
-AGENT_LOG = re.compile(r"my_player: ply (\d+) \w+ -> (\S+) via ([\w ]+?) \((.*)\) cpu")
+sys.path.insert(0, REPO)
+
+import my_player  # noqa: E402  (needs the repository root on the path first)
 
 
 def play_game(number, args, out_dir):
@@ -49,17 +51,16 @@ def play_game(number, args, out_dir):
     winner = finished.stdout.strip().splitlines()[-1] if finished.stdout.strip() else "?"
     with open(moves_log) as handle:
         metered = [json.loads(line) for line in handle]
-    logged = AGENT_LOG.findall(finished.stderr)
+    logged = my_player.read_decisions(finished.stderr)
     moves = []
     for index, record in enumerate(metered):
         move = dict(record, game=number, colour=agent_colour)
         if index < len(logged):
-            ply, played, source, details = logged[index]
-            move.update(ply=int(ply), move=played, source=source)
-            for field in details.split(", "):
-                if "=" in field:
-                    key, value = field.split("=", 1)
-                    move[key] = value
+            decision = logged[index]
+            move.update(ply=decision["ply"], move=decision["move"], source=decision["source"])
+            for key in ("simulations", "workers"):
+                if key in decision["details"]:
+                    move[key] = decision["details"][key]
         moves.append(move)
     won = winner == str(agent_colour)
     if won:
@@ -101,7 +102,7 @@ def summarise(games):
         lines.append("simulations per searched move: mean {:,.0f}, median {:,.0f}, max {:,} "
                      "({} moves); workers used: {}".format(
                          statistics.mean(searched), statistics.median(searched), max(searched),
-                         len(searched), ", ".join(workers)))
+                         len(searched), ", ".join(str(count) for count in workers)))
     lines.append("moves by source: " + ", ".join(
         "{} {}".format(source, count) for source, count in sorted(sources.items())))
     return "\n".join(lines)

@@ -1,0 +1,261 @@
+"""The agent as a GTP engine (Go Text Protocol, version 2): `python3 my_player.py --gtp`.
+
+Reading guide: `serve` reads commands from stdin and writes answers to stdout; start at
+`GtpEngine.handle`, which answers one command line, and at `GtpEngine.genmove`, which runs the
+per-move program's own pipeline (`my_player.decide`: book, exact search, MCTS) on the same CPU
+budgets (`my_player.move_budget`: per move, and per game from a ledger kept in memory).
+
+The rules are Little-Go's (../shared/rules.md), whatever a controller expects of 19x19 Go: the
+board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
+passes in a row, simple ko, no suicide, and `final_score` counts stones only. Moves alternate
+from Black: `play` or `genmove` for the colour not to move is an error, and so is any move once
+the game is over. Every error is a GTP failure (`? message`), never a crash.
+
+Kept between moves, since this is one process: the exact solver's transposition table (its
+entries hold for any game; it is emptied by `clear_board` or when it grows past
+MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
+MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
+Each genmove logs the decision (`my_player.decision_record`) as one JSON line on stderr, and
+`littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
+Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
+"""
+
+import json
+import os
+import sys
+
+import go_board
+import my_player
+from go_board import BLACK, PASS, SIZE, WHITE
+
+PROTOCOL_VERSION = "2"
+ENGINE_NAME = "Little-Go"
+ENGINE_VERSION = "1"
+# GTP columns skip the letter I; rows count from the bottom, starting at 1.
+COLUMN_LETTERS = "ABCDEFGHJ"[:SIZE]
+GTP_PASS = "pass"
+COLOUR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
+# Each new game searches with fresh seeds, still reproducible under LITTLEGO_SEED.
+GAME_SEED_STRIDE = 1000
+# The kept solver table is emptied before a move once it holds this many entries (a few hundred
+# MB at most); a game against the random player at 1 s a move leaves about 45,000.
+MAX_KEPT_SOLVER_ENTRIES = 1000000
+
+
+class GtpFailure(Exception):
+    """A command that fails: the message is the text after `?`."""
+
+
+def vertex_text(move):
+    """`C3` for a point, `pass` for PASS."""
+    if move == PASS:
+        return GTP_PASS
+    row, col = go_board.to_coord(move)
+    return "{}{}".format(COLUMN_LETTERS[col], SIZE - row)
+
+
+def parse_vertex(text):
+    """A point or PASS from a GTP vertex; GtpFailure if it is not a vertex of the 5x5 board."""
+    word = text.strip().upper()
+    if word == GTP_PASS.upper():
+        return PASS
+    try:
+        col = COLUMN_LETTERS.index(word[0])
+        row = SIZE - int(word[1:])
+        return go_board.from_coord(row, col)
+    except (ValueError, IndexError):
+        raise GtpFailure("illegal move: {} is not a point of the {}x{} board".format(
+            text, SIZE, SIZE))
+
+
+def parse_colour(text):
+    try:
+        return COLOUR_WORDS[text.lower()]
+    except KeyError:
+        raise GtpFailure("syntax error: {!r} is not a colour".format(text))
+
+
+def score_text(position):
+    """`B+0.5` or `W+2.5`: the stones-only result with komi, as GTP and SGF write it."""
+    score = position.score()
+    return "{}+{:g}".format("B" if score > 0 else "W", abs(score))
+
+
+class Ply(object):
+    """One action of the game: the position before it, the stones it captured, its CPU."""
+
+    __slots__ = ("before", "captured", "cpu")
+
+    def __init__(self, before, captured, cpu):
+        self.before = before
+        self.captured = captured
+        self.cpu = cpu
+
+
+class GtpEngine(object):
+    """A game in memory, the agent's settings, and the state kept between moves."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.base_seed = settings.seed
+        self.games = 0
+        self.commands = {
+            "protocol_version": lambda args: PROTOCOL_VERSION,
+            "name": lambda args: ENGINE_NAME,
+            "version": lambda args: ENGINE_VERSION,
+            "known_command": self.known_command,
+            "list_commands": lambda args: "\n".join(sorted(self.commands)),
+            "boardsize": self.boardsize,
+            "clear_board": lambda args: self.new_game(),
+            "komi": self.komi,
+            "play": self.play,
+            "genmove": self.genmove,
+            "undo": self.undo,
+            "showboard": lambda args: "\n" + self.board_text(),
+            "final_score": lambda args: score_text(self.position),
+            "littlego-decision": self.last_decision,
+            "quit": lambda args: "",
+        }
+        self.new_game()
+
+    def new_game(self):
+        self.position = go_board.Position()
+        self.plies = []
+        self.decision = None
+        self.solver_table = {}
+        self.settings.seed = self.base_seed + GAME_SEED_STRIDE * self.games
+        self.games += 1
+        return ""
+
+    def handle(self, line):
+        """`(answer text, quit?)` for one command line, without the `=`/`?` framing."""
+        words = line.split()
+        command_id = ""
+        if words and words[0].isdigit():
+            command_id = words.pop(0)
+        if not words:
+            return None
+        name, args = words[0], words[1:]
+        handler = self.commands.get(name)
+        try:
+            if handler is None:
+                raise GtpFailure("unknown command")
+            return "={} {}".format(command_id, handler(args)).rstrip(" "), name == "quit"
+        except GtpFailure as failure:
+            return "?{} {}".format(command_id, failure), False
+
+    def known_command(self, args):
+        return "true" if args and args[0] in self.commands else "false"
+
+    def boardsize(self, args):
+        if args != [str(SIZE)]:
+            raise GtpFailure("unacceptable size")
+        return self.new_game()
+
+    def komi(self, args):
+        try:
+            value = float(args[0])
+        except (IndexError, ValueError):
+            raise GtpFailure("syntax error")
+        if value != go_board.KOMI:
+            raise GtpFailure("Little-Go is played with komi {:g}".format(go_board.KOMI))
+        return ""
+
+    def check_turn(self, colour):
+        if self.position.is_over:
+            raise GtpFailure("illegal move: " + go_board.GAME_OVER)
+        if colour != self.position.to_move:
+            raise GtpFailure("illegal move: it is {}'s turn".format(
+                go_board.COLOUR_NAMES[self.position.to_move]))
+
+    def record(self, move, cpu):
+        """Play `move` (legal) on the game's position and remember how to undo it."""
+        before = self.position
+        self.position = before.play(move)
+        opponent = go_board.other(before.to_move)
+        captured = go_board.popcount(before.stones(opponent)) - go_board.popcount(
+            self.position.stones(opponent))
+        self.plies.append(Ply(before, captured, cpu))
+
+    def play(self, args):
+        if len(args) != 2:
+            raise GtpFailure("syntax error")
+        colour = parse_colour(args[0])
+        move = parse_vertex(args[1])
+        self.check_turn(colour)
+        try:
+            self.record(move, 0.0)
+        except go_board.IllegalMove as error:
+            raise GtpFailure("illegal move: " + error.reason)
+        self.decision = None
+        return ""
+
+    def genmove(self, args):
+        if len(args) != 1:
+            raise GtpFailure("syntax error")
+        self.check_turn(parse_colour(args[0]))
+        spent = sum(ply.cpu for ply in self.plies)
+        budget = my_player.move_budget(self.position.ply, spent, self.settings)
+        if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
+            self.solver_table.clear()
+        start = my_player.tree_cpu_seconds()
+        decision = my_player.decide(self.position, start + budget, self.settings,
+                                    self.solver_table)
+        used = my_player.tree_cpu_seconds() - start
+        self.decision = my_player.decision_record(decision, self.position, used, budget)
+        my_player.log_decision(self.decision)
+        self.record(decision.move, used)
+        return vertex_text(decision.move)
+
+    def undo(self, args):
+        if not self.plies:
+            raise GtpFailure("cannot undo")
+        self.position = self.plies.pop().before
+        self.decision = None
+        return ""
+
+    def last_decision(self, args):
+        """The decision record of the last genmove as one JSON line, `{}` after any other move."""
+        return json.dumps(self.decision or {}, sort_keys=True)
+
+    def board_text(self):
+        """The board with GTP coordinates, then the ply, the captures and the score."""
+        letters = "   " + " ".join(COLUMN_LETTERS)
+        lines = [letters]
+        for row, text in enumerate(go_board.board_to_text(self.position.black,
+                                                          self.position.white).splitlines()):
+            lines.append("{:2} {} {}".format(SIZE - row, text, SIZE - row))
+        lines.append(letters)
+        captured = {BLACK: 0, WHITE: 0}
+        for ply in self.plies:
+            captured[ply.before.to_move] += ply.captured
+        state = "game over" if self.position.is_over else "{} to move".format(
+            go_board.COLOUR_NAMES[self.position.to_move])
+        lines.append("ply {} of {}, {}; captured by Black {}, by White {}; score {}".format(
+            len(self.plies), go_board.MAX_PLY, state, captured[BLACK], captured[WHITE],
+            score_text(self.position)))
+        return "\n".join(lines)
+
+
+def serve(engine, read=sys.stdin, write=sys.stdout):
+    """Answer commands until `quit` or the end of input."""
+    for raw in read:
+        line = raw.split("#", 1)[0].replace("\t", " ").strip()
+        answer = engine.handle(line)
+        if answer is None:
+            continue
+        text, done = answer
+        write.write(text + "\n\n")
+        write.flush()
+        if done:
+            return
+
+
+def main():
+    try:
+        settings = my_player.Settings(os.environ)
+    except ValueError as error:
+        my_player.log("bad LITTLEGO_* setting: {}".format(error))
+        return 2
+    serve(GtpEngine(settings))
+    return 0

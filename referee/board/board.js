@@ -1,0 +1,195 @@
+// The page of `host.py serve`. Start at `show(state)`: it draws whatever the server says the
+// game is (GET /api/state, or the answer to a move). Clicks post a move, `i,j` as the course
+// writes it; the server judges it and answers with the new state, the opponent's reply
+// included, or with the refusal in `message`. The replay panel asks for every position of a
+// saved SGF at once and the slider picks one.
+"use strict";
+
+const SIZE = 5;
+const COLOURS = { 1: "Black", 2: "White" };
+const STONE_CLASSES = { 1: "black", 2: "white" };
+let busy = false;
+
+function $(id) { return document.getElementById(id); }
+
+function drawBoard(container, view, onClick) {
+  container.textContent = "";
+  for (let i = 0; i < SIZE; i++) {
+    for (let j = 0; j < SIZE; j++) {
+      const point = document.createElement("div");
+      point.className = "point row-" + i + " col-" + j;
+      point.dataset.move = i + "," + j;
+      point.id = container.id + "-" + i + "-" + j;
+      const colour = view ? view.board[i][j] : 0;
+      if (colour) {
+        point.classList.add("taken");
+        const stone = document.createElement("div");
+        stone.className = "stone " + STONE_CLASSES[colour];
+        if (view.last_move === i + "," + j) stone.classList.add("last");
+        point.appendChild(stone);
+      }
+      if (j === 0) addLabel(point, "row", i);
+      if (i === 0) addLabel(point, "col", j);
+      if (onClick) point.addEventListener("click", () => onClick(point.dataset.move));
+      container.appendChild(point);
+    }
+  }
+}
+
+function addLabel(point, kind, text) {
+  const label = document.createElement("span");
+  label.className = "label " + kind;
+  label.textContent = text;
+  point.appendChild(label);
+}
+
+function scoreDetail(score) {
+  return "Black " + score.black + " – White " + score.white + " + " + score.komi;
+}
+
+function show(state) {
+  drawBoard($("board"), state, move => post("/api/move", { move: move }));
+  $("you").textContent = COLOURS[state.person];
+  $("opponent").textContent = state.names[String(3 - state.person)];
+  $("ply").textContent = state.ply;
+  $("max-ply").textContent = state.max_ply;
+  $("to-move").textContent = state.over || state.result ? "–" : COLOURS[state.to_move];
+  $("last-move").textContent = state.last_move || "–";
+  $("captures").textContent = "by Black " + state.captures.black + ", by White " + state.captures.white;
+  $("score-detail").textContent = scoreDetail(state.score);
+  $("score").textContent = state.score.result;
+  $("message").textContent = state.message || "";
+  const result = $("result");
+  if (state.result) {
+    result.textContent = (state.result.you_win ? "You win" : "You lose") + " (" +
+      COLOURS[state.result.winner] + ", " + state.result.reason + ": " + state.result.detail + ")." +
+      (state.saved_as ? " Saved as " + state.saved_as + "." : "");
+    result.className = state.result.you_win ? "win" : "loss";
+    result.dataset.winner = state.result.winner;
+  } else {
+    result.textContent = "";
+    result.className = "";
+    delete result.dataset.winner;
+  }
+  showDecision(state.decision, state.names[String(3 - state.person)]);
+  if (state.result) loadGameList(state.saved_as);
+}
+
+// The agent's decision record (my_player.decision_record): source, move, details.
+function showDecision(decision, opponent) {
+  const box = $("decision");
+  box.textContent = "";
+  const line = document.createElement("p");
+  box.appendChild(line);
+  if (!decision) {
+    line.className = "quiet";
+    line.textContent = "No analysis for the last move (" + opponent + " tells nothing, or it was not its move).";
+    return;
+  }
+  const details = decision.details || {};
+  line.textContent = "Ply " + decision.ply + ", " + decision.colour + " played " + decision.move +
+    " (" + decision.source + ", " + decision.cpu + " s CPU of " + decision.budget + " s).";
+  if (details.proven) {
+    const proof = document.createElement("p");
+    proof.className = "proven";
+    proof.id = "proof";
+    proof.textContent = "proven " + details.proven +
+      (details.margin !== undefined ? " by " + Math.abs(details.margin) : "");
+    box.appendChild(proof);
+  }
+  if (details.candidates) {
+    const table = document.createElement("table");
+    table.id = "candidates";
+    const head = table.insertRow();
+    for (const title of ["move", "visits", "value", ""]) {
+      const cell = document.createElement("th");
+      cell.textContent = title;
+      head.appendChild(cell);
+    }
+    for (const candidate of details.candidates) {
+      const row = table.insertRow();
+      row.insertCell().textContent = candidate.move;
+      row.insertCell().textContent = (100 * candidate.share).toFixed(1) + " %";
+      row.insertCell().textContent = candidate.value === null ? "–" : candidate.value.toFixed(3);
+      row.insertCell().textContent = candidate.proven ? "proven " + candidate.proven : "";
+    }
+    box.appendChild(table);
+    const note = document.createElement("p");
+    note.className = "quiet";
+    note.textContent = details.simulations + " simulations on " + details.workers +
+      " worker(s); value = the mover's mean playout result.";
+    box.appendChild(note);
+  }
+}
+
+async function post(path, body) {
+  if (busy) return;
+  busy = true;
+  document.body.classList.add("busy");
+  $("message").textContent = path === "/api/move" ? "Thinking…" : "Starting…";
+  try {
+    const answer = await fetch(path, { method: "POST", body: JSON.stringify(body),
+                                       headers: { "Content-Type": "application/json" } });
+    const state = await answer.json();
+    if (state.error) $("message").textContent = state.error;
+    else show(state);
+  } catch (error) {
+    $("message").textContent = "The server did not answer: " + error;
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+    document.body.dataset.ready = "yes";
+  }
+}
+
+async function loadGameList(select) {
+  const games = await (await fetch("/api/games")).json();
+  const list = $("games");
+  list.textContent = "";
+  for (const name of games) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    list.appendChild(option);
+  }
+  if (select) list.value = select;
+}
+
+let replayPositions = [];
+
+function showReplay(index) {
+  const view = replayPositions[index];
+  drawBoard($("replay-board"), view, null);
+  $("replay-ply").textContent = view.ply;
+  $("replay-last").textContent = view.last_move || "–";
+  $("replay-score").textContent = view.score.result;
+}
+
+async function loadReplay() {
+  const name = $("games").value;
+  if (!name) return;
+  const answer = await (await fetch("/api/replay?sgf=" + encodeURIComponent(name))).json();
+  if (answer.error) {
+    $("replay-score").textContent = answer.error;
+    return;
+  }
+  replayPositions = answer.positions;
+  const slider = $("slider");
+  slider.max = replayPositions.length - 1;
+  slider.value = slider.max;
+  slider.disabled = false;
+  showReplay(replayPositions.length - 1);
+}
+
+async function start() {
+  drawBoard($("replay-board"), null, null);
+  $("pass").addEventListener("click", () => post("/api/move", { move: "PASS" }));
+  $("new-black").addEventListener("click", () => post("/api/new", { colour: 1 }));
+  $("new-white").addEventListener("click", () => post("/api/new", { colour: 2 }));
+  $("load").addEventListener("click", loadReplay);
+  $("slider").addEventListener("input", event => showReplay(Number(event.target.value)));
+  show(await (await fetch("/api/state")).json());
+  await loadGameList();
+  document.body.dataset.ready = "yes";
+}
+
+start();

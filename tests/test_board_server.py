@@ -1,0 +1,224 @@
+"""`host.py serve` without a browser: the session's game, its refusals, its saved SGF judged
+again by the referee, the agent's decision read from its log, and the HTTP API.
+
+The page itself, driven by clicks in headless chromium, is tests/test_browser.py.
+"""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+import my_player
+from referee import judge, rules
+from referee.player import MoveLimits
+from referee.serve import AGENT_NAME, BoardSession, make_server
+from referee.sgf import game_to_sgf, sgf_moves
+from referee_support import HOST, REPO, STUB_PLAYERS
+
+LIMITS = MoveLimits(10.0, 30.0)
+PLAYER = os.path.join(REPO, "my_player.py")
+
+
+@pytest.fixture
+def make_session(tmp_path):
+    sessions = []
+
+    def make(opponent, colour=rules.BLACK):
+        session = BoardSession(opponent, LIMITS, str(tmp_path / "runs"), seed=3,
+                               builtin_players=dict(STUB_PLAYERS, kotaker=KoTaker))
+        sessions.append(session)
+        session.new_game(colour)
+        return session
+    yield make
+    for session in sessions:
+        session.close()
+
+
+def rows(text):
+    return [[{"X": 1, "O": 2, ".": 0}[char] for char in line.split()]
+            for line in text.strip().splitlines()]
+
+
+def referee_result(moves):
+    """Winner and final board of `moves` (SGF points or None) judged by the referee's judge."""
+    state = judge.opening_input()
+    for ply, point in enumerate(moves, 1):
+        verdict = judge.judge_step(state, rules.PASS if point is None else point, ply)
+        state = verdict.next_input
+    assert state is None, "the game did not end"
+    return verdict.winner, verdict.board
+
+
+def test_the_person_plays_and_the_opponent_answers(make_session):
+    session = make_session("last")
+    session.person_moves("2,2")
+    state = session.state()
+    assert state["board"] == rows("""
+        . . . . .
+        . . . . .
+        . . X . .
+        . . . . .
+        . . . . O""")
+    assert (state["ply"], state["to_move"], state["last_move"]) == (2, rules.BLACK, "4,4")
+    assert state["score"] == {"black": 1, "white": 1, "komi": 2.5, "result": "W+2.5"}
+    assert state["decision"] is None and state["message"] is None
+
+
+@pytest.mark.parametrize("move, message", [
+    ("4,4", "4,4 is refused: point is occupied"),
+    ("5,0", "5,0 is refused: off the board"),
+    ("here", "'here' is not a move: click a point or Pass"),
+])
+def test_a_refused_move_says_the_rules_reason_and_changes_nothing(make_session, move, message):
+    session = make_session("last")
+    session.person_moves("2,2")
+    before = session.state()
+    session.person_moves(move)
+    after = session.state()
+    assert after["message"] == message
+    assert {key: after[key] for key in before if key != "message"} == {
+        key: before[key] for key in before if key != "message"}
+
+
+class KoTaker(object):
+    """Black's side of rules.md's ko shape, one scripted point per turn: it takes at 1,2."""
+
+    MOVES = [(0, 1), (1, 0), (2, 1), (4, 4), (1, 2)]
+
+    def __init__(self, seed):
+        self.turn = 0
+
+    def choose_move(self, position):
+        row, col = self.MOVES[self.turn]
+        self.turn += 1
+        return row * rules.SIZE + col
+
+
+def test_a_ko_retake_and_a_suicide_are_refused(make_session):
+    session = make_session("kotaker", rules.WHITE)
+    for move in ("1,1", "0,2", "1,3", "2,2"):
+        session.person_moves(move)
+        assert session.state()["message"] is None
+    state = session.state()
+    assert state["board"] == rows("""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . X""")
+    assert state["captures"] == {"black": 1, "white": 0}
+    session.person_moves("1,1")
+    assert session.state()["message"] == \
+        "1,1 is refused: ko: the board would repeat the previous board"
+    session.person_moves("0,0")
+    assert session.state()["message"] == "0,0 is refused: suicide"
+    assert session.state()["board"] == state["board"]
+
+
+def test_two_passes_end_the_game_and_the_sgf_is_judged_the_same_by_the_referee(make_session):
+    session = make_session("passer")
+    session.person_moves("2,2")   # the stub passes
+    session.person_moves("PASS")  # and this pass ends the game
+    state = session.state()
+    assert state["result"]["winner"] == rules.WHITE and state["result"]["reason"] == "score"
+    assert state["score"]["result"] == "W+1.5" and not state["result"]["you_win"]
+    assert state["saved_as"].startswith("board" + os.sep)
+    path = os.path.join(session.runs_dir, state["saved_as"])
+    with open(path, encoding="utf-8") as handle:
+        moves = sgf_moves(handle.read())
+    assert moves == [(2, 2), None, None]
+    winner, board = referee_result(moves)
+    assert winner == state["result"]["winner"]
+    assert board == state["board"]
+    replay = session.replay(state["saved_as"])
+    assert [view["ply"] for view in replay["positions"]] == [0, 1, 2, 3]
+    assert replay["positions"][1]["last_move"] == "2,2"
+    assert replay["positions"][-1]["score"]["result"] == "W+1.5"
+    session.person_moves("1,1")
+    assert session.state()["message"] == "The game is over: start a new one."
+
+
+def test_only_sgf_files_under_runs_can_be_replayed(make_session):
+    session = make_session("passer")
+    with pytest.raises(KeyError):
+        session.replay(os.path.join("..", "..", "etc", "passwd"))
+
+
+def test_sgf_moves_read_back_what_game_to_sgf_writes():
+    record = {"black": "a", "white": "b]c", "winner": rules.WHITE, "reason": judge.END_SCORE,
+              "detail": "x", "moves": ["2,2", "PASS", "0,4", "4,0"], "black_stones": 2,
+              "white_stones": 1}
+    assert sgf_moves(game_to_sgf(record)) == [(2, 2), None, (0, 4), (4, 0)]
+
+
+def test_the_agents_decision_is_read_from_its_log(make_session, monkeypatch):
+    for key, value in {"LITTLEGO_BOOK": "0", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_WORKERS": "1",
+                       "LITTLEGO_SEED": "5"}.items():
+        monkeypatch.setenv(key, value)
+    session = make_session("cmd:{} {}".format(sys.executable, PLAYER))
+    session.person_moves("2,2")
+    decision = session.state()["decision"]
+    assert decision["agent"] == my_player.PLAYER_NAME and decision["ply"] == 2
+    assert decision["source"] == my_player.SOURCE_MCTS
+    assert decision["move"] == session.state()["last_move"]
+    candidates = decision["details"]["candidates"]
+    assert 1 <= len(candidates) <= my_player.TOP_CANDIDATES
+    assert candidates[0]["move"] == decision["move"]
+
+
+def test_the_http_api_serves_the_page_and_the_game(make_session):
+    session = make_session("last")
+    server = make_server(session, port=0)
+    thread = threading.Thread(target=server.serve_forever)
+    thread.start()
+    base = "http://127.0.0.1:{}".format(server.server_address[1])
+    try:
+        with urllib.request.urlopen(base + "/", timeout=10) as page:
+            assert b"<title>Little-Go</title>" in page.read()
+        request = urllib.request.Request(base + "/api/move", data=b'{"move": "1,1"}',
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            state = json.loads(answer.read().decode())
+        assert (state["ply"], state["last_move"]) == (2, "4,4")
+        with urllib.request.urlopen(base + "/api/games", timeout=10) as answer:
+            assert json.loads(answer.read().decode()) == []
+        for path in ("/board.py", "/../serve.py", "/nothing.js"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(base + path, timeout=10)
+            assert refused.value.code == 404
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+    assert server.server_address[0] == "127.0.0.1"
+
+
+def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):
+    server = subprocess.Popen([sys.executable, HOST, "serve", "--port", "0", "--colour", "2",
+                               "--runs", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, env=dict(os.environ, LITTLEGO_SEED="1"))
+    try:
+        ready, _, _ = select.select([server.stdout], [], [], 30)
+        assert ready, "no announcement within 30 s"
+        words = server.stdout.readline().split()
+        url = words[words.index("at") + 1]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url + "api/state", timeout=10) as answer:
+            state = json.loads(answer.read().decode())
+    finally:
+        server.terminate()
+        server.wait(10)
+        server.stdout.close()
+        server.stderr.close()
+    # The agent is Black and opened from its book; its decision record came from its log.
+    assert state["names"] == {"1": AGENT_NAME, "2": "you"}
+    assert (state["ply"], state["last_move"]) == (1, "2,2")
+    assert (state["decision"]["source"], state["decision"]["move"]) == ("book", "2,2")

@@ -1,0 +1,215 @@
+"""The board page in a real headless browser (chromium through selenium): `make test-browser`.
+
+A whole game against the random player is played by clicking the page; the final score the page
+shows must be the referee's (the game's SGF replayed through referee.judge, which shares no code
+with the go_board rules the server plays on). A refused click shows its reason, the agent's
+analysis appears after its move, and a saved SGF replays with the slider. The server and the
+browser are stopped whatever happens, and every wait is bounded.
+"""
+
+import os
+import select
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from referee import judge, rules
+from referee.sgf import sgf_moves
+from referee_support import HOST
+
+pytestmark = pytest.mark.browser
+
+SERVER_START_SECONDS = 30
+PAGE_SECONDS = 60  # a move of the opponent included
+MAX_CLICKS = 200
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def start_server(runs_dir, opponent, env=None):
+    """`host.py serve` on a free port; returns (process, url)."""
+    process = subprocess.Popen(
+        [sys.executable, HOST, "serve", "--opponent", opponent, "--port", "0",
+         "--runs", str(runs_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+        env=dict(os.environ, **(env or {})))
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], deadline - time.monotonic())
+        if not ready:
+            break
+        line = process.stdout.readline()
+        if "http://" in line:
+            return process, line.split()[line.split().index("at") + 1]
+        if not line:
+            break
+    stop_server(process)
+    pytest.fail("host.py serve did not announce its URL in time")
+
+
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
+    process.stdout.close()
+
+
+@pytest.fixture
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is missing: run `make test-browser`, which installs it")
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.fail("chromium and chromedriver are missing: run `make test-browser`")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1200,800"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(PAGE_SECONDS)
+    driver.set_script_timeout(PAGE_SECONDS)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def served(tmp_path):
+    processes = []
+
+    def serve(opponent, env=None):
+        process, url = start_server(tmp_path / "runs", opponent, env)
+        processes.append(process)
+        return url
+    yield serve
+    for process in processes:
+        stop_server(process)
+
+
+def wait_for(driver, condition, what):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, PAGE_SECONDS).until(lambda _: condition(), message=what)
+
+
+def text_of(driver, element_id):
+    return driver.find_element("id", element_id).text
+
+
+def open_page(driver, url):
+    driver.get(url)
+    wait_for(driver, lambda: driver.execute_script("return document.body.dataset.ready"),
+             "the page to load")
+
+
+def click_and_wait(driver, element):
+    """Click, then wait until the page has shown the server's answer."""
+    driver.execute_script("document.body.dataset.ready = '';")
+    element.click()
+    wait_for(driver, lambda: driver.execute_script("return document.body.dataset.ready"),
+             "the answer to a click")
+
+
+def stones(driver, board_id):
+    """The board drawn in `board_id` as 5 lists of 0/1/2."""
+    rows = [[0] * rules.SIZE for _ in range(rules.SIZE)]
+    for colour, name in ((rules.BLACK, "black"), (rules.WHITE, "white")):
+        for stone in driver.find_elements("css selector", "#{} .stone.{}".format(board_id, name)):
+            i, j = stone.find_element("xpath", "..").get_attribute("data-move").split(",")
+            rows[int(i)][int(j)] = colour
+    return rows
+
+
+def referee_replay(moves):
+    """The boards after each move and the verdict, as the referee judges the game."""
+    state, boards = judge.opening_input(), [rules.empty_board()]
+    for ply, point in enumerate(moves, 1):
+        verdict = judge.judge_step(state, rules.PASS if point is None else point, ply)
+        boards.append(verdict.board)
+        state = verdict.next_input
+    assert state is None, "the SGF holds an unfinished game"
+    return boards, verdict
+
+
+def score_result(board):
+    black, white = rules.count_stones(board, rules.BLACK), rules.count_stones(board, rules.WHITE)
+    margin = black - white - rules.KOMI
+    return "{}+{:g}".format("B" if margin > 0 else "W", abs(margin))
+
+
+def test_a_whole_game_against_random_by_clicks_then_its_replay(browser, served, tmp_path):
+    open_page(browser, served("random"))
+    assert text_of(browser, "ply") == "0" and text_of(browser, "score") == "W+2.5"
+    clicks = refusals = 0
+    while not text_of(browser, "result"):
+        assert clicks < MAX_CLICKS, "the game did not end"
+        # The page redraws the board after every answer: points are found again by id.
+        empty = [point.get_attribute("id") for point in
+                 browser.find_elements("css selector", "#board .point:not(.taken)")]
+        ply_before = text_of(browser, "ply")
+        for point_id in empty:
+            click_and_wait(browser, browser.find_element("id", point_id))
+            clicks += 1
+            if text_of(browser, "ply") != ply_before or text_of(browser, "result"):
+                break
+            assert " is refused: " in text_of(browser, "message")
+            refusals += 1
+        else:  # no point accepted: pass
+            click_and_wait(browser, browser.find_element("id", "pass"))
+    shown_score = text_of(browser, "score")
+    saved = browser.execute_script("return fetch('/api/state').then(r => r.json())"
+                                   ".then(s => s.saved_as)")
+    with open(os.path.join(str(tmp_path / "runs"), saved), encoding="utf-8") as handle:
+        moves = sgf_moves(handle.read())
+    boards, verdict = referee_replay(moves)
+    assert verdict.reason == judge.END_SCORE
+    assert shown_score == score_result(verdict.board)
+    assert stones(browser, "board") == verdict.board
+    winner = {rules.BLACK: "Black", rules.WHITE: "White"}[verdict.winner]
+    assert winner in text_of(browser, "result")
+    assert text_of(browser, "ply") == str(len(moves))
+
+    # The saved game is listed; the slider walks through the referee's boards.
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element("id", "games")).select_by_value(saved)
+    browser.find_element("id", "load").click()
+    slider = browser.find_element("id", "slider")
+    wait_for(browser, lambda: slider.is_enabled(), "the replay to load")
+    assert stones(browser, "replay-board") == verdict.board
+    slider.send_keys(Keys.HOME)
+    assert text_of(browser, "replay-ply") == "0" and stones(browser, "replay-board") == boards[0]
+    for ply in (1, 2, 3):
+        slider.send_keys(Keys.ARROW_RIGHT)
+        assert text_of(browser, "replay-ply") == str(ply)
+        assert stones(browser, "replay-board") == boards[ply]
+    browser.save_screenshot(str(tmp_path / "after-the-game.png"))
+
+
+def test_a_refused_click_and_the_agents_analysis(browser, served, tmp_path):
+    # The agent without its book: its first answer comes from the search, with candidates.
+    url = served("cmd:{} {}".format(sys.executable, os.path.join(os.path.dirname(HOST),
+                                                                 "my_player.py")),
+                 {"LITTLEGO_BOOK": "0", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_WORKERS": "1",
+                  "LITTLEGO_SEED": "11"})
+    open_page(browser, url)
+    click_and_wait(browser, browser.find_element("id", "board-2-2"))
+    assert text_of(browser, "ply") == "2"
+    answer = text_of(browser, "last-move")
+    rows = browser.find_elements("css selector", "#candidates tr")
+    assert len(rows) >= 2  # a header and at least one candidate
+    assert rows[1].find_elements("tag name", "td")[0].text == answer
+    assert "%" in rows[1].text
+    assert "White played {} (mcts".format(answer) in text_of(browser, "decision")
+    click_and_wait(browser, browser.find_element("id", "board-2-2"))
+    assert text_of(browser, "message") == "2,2 is refused: point is occupied"
+    assert text_of(browser, "ply") == "2"

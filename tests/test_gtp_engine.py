@@ -1,0 +1,202 @@
+"""The GTP engine (gtp_engine.py, `my_player.py --gtp`): exact transcripts, then real games.
+
+The transcripts run the engine in-process on seeded settings; every answer is compared exactly.
+The games run it as a `gtp:` player under our referee, which judges every move independently,
+against the per-move agent and against GNU Go.
+"""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import go_board
+import gtp_engine
+import my_player
+from referee import judge
+from referee.match import run_match
+from referee.player import END_RESIGN
+from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO
+
+PLAYER = os.path.join(REPO, "my_player.py")
+ENGINE_SPEC = "gtp:{} {} --gtp".format(sys.executable, PLAYER)
+SMALL_BUDGET = {"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_SEED": "7"}
+GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
+
+
+def converse(commands, engine=None):
+    """The engine's whole output for `commands`, one per line."""
+    engine = engine or gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    out = io.StringIO()
+    gtp_engine.serve(engine, io.StringIO("".join(line + "\n" for line in commands)), out)
+    return out.getvalue()
+
+
+def test_the_administrative_commands():
+    assert converse(["protocol_version", "7 name", "version", "known_command genmove",
+                     "known_command kgs-genmove_cleanup", "boardsize 19", "boardsize 5",
+                     "komi 6.5", "komi 2.5", "komi x", "  # a comment line", "",
+                     "list_commands", "quit", "name"]) == (
+        "= 2\n\n"
+        "=7 Little-Go\n\n"
+        "= 1\n\n"
+        "= true\n\n"
+        "= false\n\n"
+        "? unacceptable size\n\n"
+        "=\n\n"
+        "? Little-Go is played with komi 2.5\n\n"
+        "=\n\n"
+        "? syntax error\n\n"
+        "= boardsize\nclear_board\nfinal_score\ngenmove\nknown_command\nkomi\n"
+        "list_commands\nlittlego-decision\nname\nplay\nprotocol_version\nquit\nshowboard\n"
+        "undo\nversion\n\n"
+        "=\n\n")  # nothing after quit is read
+
+
+# A ko fight, then refusals, then two passes end the game (vertices: column letter, row from 1
+# at the bottom, so B5 is the course's 0,1).
+KO_GAME = ["play b B5", "play w B4", "play b A4", "play w C5", "play b B3", "play w D4",
+           "play b E1", "play w C3", "play b C4"]
+
+
+# showboard after KO_GAME: Black has taken at C4; White may not retake at B4 at once.
+BOARD_AFTER_THE_TAKE = (
+    "   A B C D E\n"
+    " 5 . X O . . 5\n"
+    " 4 X . X O . 4\n"
+    " 3 . X O . . 3\n"
+    " 2 . . . . . 2\n"
+    " 1 . . . . X 1\n"
+    "   A B C D E\n")
+
+
+def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
+    answers = converse(["clear_board"] + KO_GAME + [
+        "showboard",
+        "play w B4",      # retaking the ko at once
+        "play w A5",      # suicide
+        "play w C4",      # occupied
+        "play w F1",      # off the board
+        "play b D1",      # not Black's turn
+        "play white",     # malformed
+        "frobnicate",     # unknown
+        "play w pass", "play b pass",
+        "play w D1",      # the two passes ended the game
+        "genmove w",
+        "final_score", "showboard",
+        "undo", "final_score", "play b A1", "final_score",
+    ]).split("\n\n")
+    assert answers[:10] == ["="] * 10
+    assert answers[10:] == [
+        "= \n" + BOARD_AFTER_THE_TAKE
+        + "ply 9 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
+        "? illegal move: ko: the board would repeat the previous board",
+        "? illegal move: suicide",
+        "? illegal move: point is occupied",
+        "? illegal move: F1 is not a point of the 5x5 board",
+        "? illegal move: it is White's turn",
+        "? syntax error",
+        "? unknown command",
+        "=", "=",
+        "? illegal move: the game is over",
+        "? illegal move: the game is over",
+        "= W+0.5",
+        "= \n" + BOARD_AFTER_THE_TAKE
+        + "ply 11 of 24, game over; captured by Black 1, by White 0; score W+0.5",
+        "=", "= W+0.5", "=", "= B+0.5", ""]
+
+
+def test_genmove_plays_the_book_and_tells_its_decision():
+    answers = converse(["genmove b", "littlego-decision", "genmove b", "genmove w",
+                        "littlego-decision", "play b D4", "littlego-decision"]).split("\n\n")
+    assert answers[0] == "= C3"  # the book's 2,2
+    decision = json.loads(answers[1][2:])
+    assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
+        "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1, "source": "book"}
+    assert answers[2] == "? illegal move: it is White's turn"
+    assert answers[3] == "= C2"  # the book's answer 3,2
+    assert json.loads(answers[4][2:])["source"] == "book"
+    assert answers[5:] == ["=", "= {}", ""]  # a played move has no decision of the agent
+
+
+def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
+    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
+    answers = converse(["genmove w", "littlego-decision", "final_score", "genmove b"],
+                       engine).split("\n\n")
+    assert answers[0] == "= C5"
+    decision = json.loads(answers[1][2:])
+    assert (decision["move"], decision["source"]) == ("0,2", "exact")
+    # 9 white stones + 2.5 komi against 11 black ones after the capture.
+    assert decision["details"] == {"proven": "win", "margin": 0.5}
+    assert answers[2:] == ["= W+0.5", "? illegal move: the game is over", ""]
+
+
+def test_the_solver_table_lasts_until_a_new_game():
+    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine.position = go_board.Position.from_text(
+        LAST_PLY, go_board.WHITE, go_board.MAX_PLY - 2, previous=LAST_PLY_BEFORE)
+    table = engine.solver_table
+    converse(["genmove w"], engine)
+    assert engine.solver_table is table and table  # the search filled the kept table
+    converse(["clear_board"], engine)
+    assert engine.solver_table == {}
+
+
+def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
+    monkeypatch.setattr(gtp_engine, "MAX_KEPT_SOLVER_ENTRIES", 2)
+    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine.solver_table.update({"stale": 1, "old": 2, "entries": 3})
+    assert converse(["genmove b"], engine) == "= C3\n\n"
+    assert engine.solver_table == {}  # the book answered, so nothing new went in
+
+
+def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
+    env = dict(os.environ, **SMALL_BUDGET)
+    done = subprocess.run([sys.executable, PLAYER, my_player.GTP_FLAG],
+                          input="boardsize 5\ngenmove b\nshowboard\nquit\n", env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n\n")[:2] == ["=", "= C3"]
+    assert done.stdout.endswith("=\n\n")
+    [decision] = my_player.read_decisions(done.stderr)
+    assert (decision["move"], decision["source"]) == ("2,2", "book")
+
+
+# ---- games under our referee ----------------------------------------------------------------
+
+def play_one_game(monkeypatch, opponent):
+    for key, value in SMALL_BUDGET.items():
+        monkeypatch.setenv(key, value)
+    [record] = run_match(ENGINE_SPEC, opponent, games=1, move_cpu=10.0, move_wall=30.0).records
+    return record
+
+
+def assert_a_whole_game(record):
+    """Every move passed the referee and replays legally; a game ended on the score is over
+    under go_board's rules too, with the same winner."""
+    assert record["reason"] in (judge.END_SCORE, END_RESIGN), record
+    assert len(record["moves"]) >= 2
+    position = go_board.Position()
+    for text in record["moves"]:
+        move = go_board.PASS if text == "PASS" else go_board.from_coord(*map(int, text.split(",")))
+        position = position.play(move)
+    if record["reason"] == judge.END_SCORE:
+        assert position.is_over and record["winner"] == position.winner()
+
+
+def test_the_engine_plays_the_per_move_agent_under_our_referee(monkeypatch):
+    assert_a_whole_game(play_one_game(monkeypatch, "cmd:{} {}".format(sys.executable, PLAYER)))
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+def test_the_engine_plays_gnu_go_under_our_referee(monkeypatch):
+    record = play_one_game(monkeypatch, "gtp:{} --mode gtp --level 1".format(GNUGO))
+    assert_a_whole_game(record)  # GNU Go may resign a lost game
+    assert record["moves"][0] == "2,2"  # the engine is Black in game 1 and opens from the book
