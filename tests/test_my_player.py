@@ -13,6 +13,8 @@ import errno
 import json
 import os
 import random
+import resource
+import signal
 import subprocess
 import sys
 import time
@@ -28,7 +30,7 @@ import my_player  # noqa: E402
 import step_storage  # noqa: E402
 from go_board import (BLACK, KO, PASS, WHITE, Position, format_input, from_coord,  # noqa: E402
                       parse_board)
-from mcts import core  # noqa: E402
+from mcts import core, parallel  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 
@@ -586,3 +588,91 @@ def test_a_hung_worker_is_killed_and_reaped(monkeypatch):
     assert workers_used == 1
     assert sum(stats.visits for stats in children) == simulations > 0
     assert_no_children_left()
+
+
+# ---- the hard CPU bound ------------------------------------------------------------------
+
+# CPU a search killed by its kernel limit may use past HARD_CPU_MARGIN (the kernel's tick).
+KILL_TOLERANCE_CPU = 0.1
+
+
+def spin_forever_in(monkeypatch, where):
+    """Patch the search so that, in the workers or in the parent, it never looks at a clock."""
+    parent = os.getpid()
+    real_search = core.search
+
+    def search(*args, **kwargs):
+        if (os.getpid() != parent) == (where == "workers"):
+            while True:
+                pass
+        return real_search(*args, **kwargs)
+    monkeypatch.setattr(core, "search", search)
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_a_worker_that_never_looks_at_its_clock_is_stopped_by_the_kernel(monkeypatch):
+    spin_forever_in(monkeypatch, "workers")
+    # The parent would wait a minute for it: only the worker's own CPU limit can end it.
+    monkeypatch.setattr(parallel, "REPORT_GRACE_SECONDS", 60.0)
+    before = children_cpu()
+    messages = []
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert workers_used == 1 and simulations > 0
+    assert children_cpu() - before <= 0.05 + parallel.HARD_CPU_MARGIN + KILL_TOLERANCE_CPU
+    assert_no_children_left()
+
+
+def test_a_parent_search_that_never_looks_at_its_clock_plays_on_the_workers_answer(monkeypatch):
+    spin_forever_in(monkeypatch, "parent")
+    messages = []
+    before = time.process_time()
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert time.process_time() - before <= 0.05 + parallel.HARD_CPU_MARGIN + KILL_TOLERANCE_CPU
+    assert workers_used == 1 and sum(stats.visits for stats in children) == simulations > 0
+    assert messages == ["the parent's search passed its CPU limit; playing on the workers' answers"]
+    assert_no_children_left()
+
+
+def agent_workers(agent):
+    """The agent's forked workers, once it has started them."""
+    for _ in range(1000):
+        workers = agent.children()
+        if workers:
+            return workers
+        time.sleep(0.01)
+    raise AssertionError("the agent started no worker")
+
+
+def running(process):
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.parametrize("kill_signal", [signal.SIGTERM, signal.SIGKILL])
+def test_workers_die_with_a_parent_killed_mid_search(tmp_path, kill_signal):
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "input.txt").write_bytes(game_input(BLACK, MIDGAME_BEFORE, MIDGAME))
+    environment = dict(os.environ, LITTLEGO_MOVE_CPU="30", LITTLEGO_GAME_CPU="300",
+                       LITTLEGO_WORKERS="2", LITTLEGO_SEED=SEED, LITTLEGO_SOLVER="0")
+    agent = psutil.Popen([sys.executable, PLAYER], cwd=str(game), env=environment,
+                         stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        workers = agent_workers(agent)
+        agent.send_signal(kill_signal)
+        agent.wait(timeout=10)
+        time.sleep(0.5)
+        assert len(workers) == 1 and not running(workers[0])
+    finally:
+        for process in [agent] + workers:
+            try:
+                process.kill()
+            except psutil.NoSuchProcess:
+                pass
