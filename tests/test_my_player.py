@@ -69,7 +69,7 @@ def run_agent(tmp_path, input_bytes=None, **env):
     return AgentRun(report["exit_code"], result.stdout, result.stderr,
                     output_path.read_bytes() if output_path.exists() else None,
                     sorted(os.listdir(str(game))), report["cpu"], report["leftovers"],
-                    input_path.read_bytes() if input_path.exists() else None)
+                    input_path.read_bytes() if input_path.is_file() else None)
 
 
 def game_input(colour, previous, current):
@@ -86,7 +86,7 @@ def record_our_last_move(tmp_path, colour, ply, board_text, cpu_used=3.0):
 
 def assert_step_record(tmp_path, colour, ply, board_after):
     """The step file holds exactly this move's record; returns its CPU ledger."""
-    with open(step_storage.step_file(str(tmp_path / "game"), NAME)) as handle:
+    with open(step_storage.step_file(str(tmp_path / "game"), NAME, colour)) as handle:
         record = json.load(handle)
     cpu_used = record.pop("cpu_used")
     assert record == {"version": step_storage.FORMAT_VERSION, "colour": colour, "ply": ply,
@@ -170,13 +170,49 @@ def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp
     assert run.files == ["input.txt"]
 
 
+@pytest.mark.parametrize("name, value", [
+    ("LITTLEGO_MOVE_CPU", "nan"), ("LITTLEGO_MOVE_CPU", "inf"), ("LITTLEGO_MOVE_CPU", "-1"),
+    ("LITTLEGO_MOVE_CPU", "0"), ("LITTLEGO_MOVE_CPU", "1e400"), ("LITTLEGO_GAME_CPU", "nan"),
+    ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
+    ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
+])
+def test_a_setting_out_of_its_sane_range_exits_2_with_one_stderr_line(tmp_path, name, value):
+    run = run_agent(tmp_path, OPENING_INPUT, **{name: value})
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert b"bad LITTLEGO_* setting" in run.stderr
+    assert run.files == ["input.txt"]
+
+
+def test_a_fifo_as_input_exits_2_at_once(tmp_path):
+    game = tmp_path / "game"
+    game.mkdir()
+    os.mkfifo(str(game / "input.txt"))  # no writer: a plain open would block for ever
+    run = run_agent(tmp_path)
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert b"not a regular file" in run.stderr
+    assert run.output is None
+
+
+def test_valid_input_followed_by_100_mb_of_newlines_exits_2_with_one_line(tmp_path):
+    # Read in bounded bytes: no 10 s of CPU or 2 GB of memory on a file the referee never
+    # writes. (Generated here, never committed.)
+    run = run_agent(tmp_path, OPENING_INPUT + b"\n" * (100 * 1000 * 1000))
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert "larger than {} bytes".format(go_board.MAX_INPUT_BYTES).encode() in run.stderr
+    assert run.output is None
+    assert run.files == ["input.txt"]
+
+
 # ---- moves -------------------------------------------------------------------------------
 
 def test_black_first_move_is_exactly_the_centre(tmp_path):
     run = run_agent(tmp_path, OPENING_INPUT)
     assert run.exit_code == 0
     assert run.output == b"2,2"
-    assert run.files == ["input.txt", NAME + "_step.json", "output.txt"]
+    assert run.files == ["input.txt", NAME + "_step_1.json", "output.txt"]
     assert run.input_after == OPENING_INPUT
 
 
@@ -319,12 +355,37 @@ def test_does_not_pass_after_the_opponent_passed_when_behind(tmp_path):
     assert_plays_a_placement(run, position)
 
 
-def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
-    # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0.
+def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
+    # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0; every
+    # first move but the centre is a proven loss. So the centre is a rule, not a search result.
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
-    assert b"via book" not in run.stderr
-    assert_plays_a_placement(run, Position())
+    assert b"via centre rule" in run.stderr
+    assert run.output == b"2,2"
+
+
+AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
+
+
+@pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
+def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: answer)
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    report = {}
+    move = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                 settings, report)
+    assert report["source"] != "book"
+    assert move != PASS and AFTER_BLACK_CENTRE.is_legal(move)
+
+
+def test_a_legal_book_answer_is_played(monkeypatch):
+    # The contrast for the test above.
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: from_coord(1, 1))
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    report = {}
+    move = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                 settings, report)
+    assert (move, report["source"]) == (from_coord(1, 1), "book")
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
@@ -371,6 +432,25 @@ def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
     assert b"step_storage" not in second.stderr
     after_ours = after_white.play(output_move(second))
     assert assert_step_record(tmp_path, BLACK, 3, after_ours) > first_cpu
+
+
+def test_two_copies_sharing_a_directory_keep_their_own_step_files(tmp_path):
+    # Self-play under the course's driver loop: Black and White are both this agent.
+    first = run_agent(tmp_path, OPENING_INPUT)
+    after_black = Position().play(output_move(first))
+    reply = run_agent(tmp_path, format_input(WHITE, (0, 0), (after_black.black, after_black.white))
+                      .encode("ascii"))
+    assert reply.exit_code == 0, reply.stderr
+    after_white = after_black.play(output_move(reply))
+    third = run_agent(tmp_path, format_input(BLACK, (after_black.black, after_black.white),
+                                             (after_white.black, after_white.white))
+                      .encode("ascii"))
+    assert third.exit_code == 0, third.stderr
+    assert b"step_storage" not in third.stderr  # Black's record survived White's move
+    assert third.files == ["input.txt", NAME + "_step_1.json", NAME + "_step_2.json",
+                           "output.txt"]
+    assert_step_record(tmp_path, BLACK, 3, after_white.play(output_move(third)))
+    assert_step_record(tmp_path, WHITE, 2, after_white)
 
 
 # ---- never an illegal move ---------------------------------------------------------------
