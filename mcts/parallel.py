@@ -134,8 +134,14 @@ def _end_workers(children):
 
 
 def _parent_search(search, cpu_seconds, log):
-    """`[result]` of the parent's own search, or `[]` when it passed its hard CPU limit."""
-    previous = signal.signal(signal.SIGPROF, _over_cpu)
+    """`[result]` of the parent's own search, or `[]` when it passed its hard CPU limit.
+
+    Only the main thread may handle signals; elsewhere the search runs on its own clock alone.
+    """
+    try:
+        previous = signal.signal(signal.SIGPROF, _over_cpu)
+    except ValueError:
+        return [search()]
     try:
         signal.setitimer(signal.ITIMER_PROF, cpu_seconds + HARD_CPU_MARGIN)
         return [search()]
