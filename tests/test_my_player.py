@@ -176,6 +176,23 @@ def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp
     ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
     ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
 ])
+def test_a_setting_out_of_its_sane_range_is_refused(name, value):
+    with pytest.raises(ValueError):
+        my_player.Settings({name: value})
+
+
+def test_the_sane_ranges_hold_the_defaults_and_their_ends():
+    settings = my_player.Settings({"LITTLEGO_MOVE_CPU": "0.01", "LITTLEGO_GAME_CPU": "36000",
+                                   "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0"})
+    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration) == (
+        0.01, 36000.0, 4, 0.0)
+    defaults = my_player.Settings({})
+    assert (defaults.move_cpu, defaults.game_cpu) == (my_player.DEFAULT_MOVE_CPU,
+                                                      my_player.DEFAULT_GAME_CPU)
+
+
+@pytest.mark.parametrize("name, value", [("LITTLEGO_MOVE_CPU", "nan"),
+                                         ("LITTLEGO_WORKERS", "400")])
 def test_a_setting_out_of_its_sane_range_exits_2_with_one_stderr_line(tmp_path, name, value):
     run = run_agent(tmp_path, OPENING_INPUT, **{name: value})
     assert run.exit_code == 2
