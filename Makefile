@@ -10,7 +10,7 @@ GAMES ?= 2
 RUNS := runs
 
 .PHONY: install gnugo test test-slow test-browser browser-deps lint match play serve bench-engine \
-	bench ladder ladder-default submission check-submission driver-match clean
+	bench ladder ladder-default submission check-submission driver-match soak clean
 
 install: $(STAMP)
 
@@ -101,6 +101,14 @@ check-submission: submission
 # The agent package under the course driver loop, every move metered (GAMES=100: ~45 min).
 driver-match: $(STAMP)
 	$(PY) tools/driver_match.py --games $(GAMES) --out $(RUNS)/driver-match
+
+# The soak: at least 2,000 agent moves at the default budget against random, alphabeta4 and
+# itself under the course driver loop, every move metered by the exact meter and by rusage
+# (hours: run it on a quiet machine). SOAK_ARGS changes its size or budget, e.g.
+# SOAK_ARGS="--moves 60 --move-cpu 1" for a quick check.
+SOAK_ARGS ?= --moves 2000
+soak: $(STAMP)
+	$(PY) tools/soak.py $(SOAK_ARGS) --out $(RUNS)/soak
 
 clean:
 	rm -rf $(VENV) dist $(RUNS) .pytest_cache

@@ -22,6 +22,9 @@ Performance: boards are bit-packed ints and neighbourhoods are precomputed shift
 search calls `place_stone` millions of times; readability is kept in `Position`.
 """
 
+import os
+import stat
+
 SIZE = 5
 NUM_POINTS = SIZE * SIZE
 MAX_PLY = NUM_POINTS - 1
@@ -430,10 +433,30 @@ def parse_input(text):
     return int(lines[0]), boards[0], boards[1]
 
 
+# The referee's input.txt is 65 bytes; this leaves room for CRLF and trailing spaces.
+MAX_INPUT_BYTES = 4096
+
+
+def read_regular_file(path, max_bytes):
+    """The bytes of `path`, only if it is a regular file of at most `max_bytes` bytes.
+
+    Anything else raises InputError (OSError when it cannot be opened): a FIFO or a device
+    could block the read or never end, and a huge file would cost time and memory. The open
+    does not block either (O_NONBLOCK: a FIFO without a writer would).
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise InputError("{} is not a regular file".format(path))
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise InputError("{} is larger than {} bytes".format(path, max_bytes))
+    return raw
+
+
 def read_input(path="input.txt"):
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular_file(path, MAX_INPUT_BYTES)
     except (IOError, OSError) as error:
         raise InputError("cannot read {}: {}".format(path, error.strerror or error))
     try:

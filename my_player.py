@@ -4,7 +4,7 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 1. read input.txt (`go_board.read_input`): a malformed file is one line on stderr, exit 2;
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
-   plies 1-6 -> the opening book (`opening_book.lookup`); few plies left -> exact endgame
+   Black on the empty board -> the centre (a proven result); plies 1-6 -> the opening book (`opening_book.lookup`); few plies left -> exact endgame
    search (`endgame`); otherwise, or when those give nothing in time, root-parallel MCTS
    (`mcts.parallel`) on the CPU budget from `move_budget`;
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
@@ -32,7 +32,7 @@ import step_storage
 from go_board import BLACK, MAX_PLY, PASS
 from mcts import core
 from mcts.go_game import GoState, PlayoutEvaluator
-from mcts.parallel import root_parallel_search, usable_cores
+from mcts.parallel import MAX_WORKERS, root_parallel_search, usable_cores
 from mcts.stopping import StopRules
 
 PLAYER_NAME = "my_player"
@@ -48,6 +48,7 @@ SOLVER_MOVE_WEIGHT = 0.5
 SOLVER_SHARE = 0.6
 WALL_PER_CPU = 1.5
 CENTRE = go_board.SIZE // 2
+CENTRE_POINT = go_board.from_coord(CENTRE, CENTRE)
 # A root action whose playouts win this often, over this many simulations of one worker, is
 # played at once: more CPU would not change the move, and the game's budget keeps it.
 SURE_WIN_VALUE = 0.97
@@ -64,6 +65,7 @@ LOG_AGENT_KEY = "agent"
 Decision = collections.namedtuple("Decision", "move source details")
 SOURCE_NO_PLACEMENT = "no placement"
 SOURCE_WINNING_PASS = "winning pass"
+SOURCE_CENTRE_RULE = "centre rule"
 SOURCE_BOOK = "book"
 SOURCE_EXACT = "exact"
 SOURCE_MCTS = "mcts"
@@ -71,17 +73,43 @@ SOURCE_FALLBACK = "fallback"
 PROVEN_WORDS = {core.WIN: "win", core.LOSS: "loss"}
 
 
+# Settings outside these ranges (NaN and infinities included) are refused: (low, high).
+MOVE_CPU_RANGE = (0.01, 3600.0)
+GAME_CPU_RANGE = (0.01, 36000.0)
+WORKERS_RANGE = (0, MAX_WORKERS)  # 0: one per usable core
+EXPLORATION_RANGE = (0.0, 100.0)
+
+
+def _setting(environ, name, default, kind, bounds):
+    """The LITTLEGO_ setting `name` as a `kind` within `bounds`; ValueError naming the fault."""
+    text = environ.get(name)
+    if text is None:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError("{}={!r} is not a number".format(name, text))
+    low, high = bounds
+    if not low <= value <= high:
+        raise ValueError("{}={!r} is not in {:g}..{:g}".format(name, text, low, high))
+    return value
+
+
 class Settings(object):
     def __init__(self, environ):
-        self.move_cpu = float(environ.get("LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU))
-        self.game_cpu = float(environ.get("LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU))
-        self.workers = int(environ.get("LITTLEGO_WORKERS", 0)) or usable_cores()
+        self.move_cpu = _setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
+                                 MOVE_CPU_RANGE)
+        self.game_cpu = _setting(environ, "LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU, float,
+                                 GAME_CPU_RANGE)
+        self.workers = _setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) \
+            or usable_cores()
         seed = environ.get("LITTLEGO_SEED")
         self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
         self.use_book = environ.get("LITTLEGO_BOOK", "1") != "0"
         self.use_solver = environ.get("LITTLEGO_SOLVER", "1") != "0"
         self.knowledge = environ.get("LITTLEGO_KNOWLEDGE", "1") != "0"
-        self.exploration = float(environ.get("LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION))
+        self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
+                                    float, EXPLORATION_RANGE)
 
 
 def tree_cpu_seconds():
@@ -179,9 +207,12 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if endgame.winning_pass(position):
         return Decision(PASS, SOURCE_WINNING_PASS,
                         {"proven": "win", "margin": mover_margin(position)})
+    if position.to_move == BLACK and not position.black | position.white:
+        # Proven: every other first move loses (rules.md).
+        return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": "win"})
     if settings.use_book and position.ply <= opening_book.BOOK_PLIES:
         move = opening_book.lookup(position)
-        if move is not None and position.is_legal(move):
+        if move in placements:  # a book pass is never played: winning_pass decided above
             return Decision(move, SOURCE_BOOK, {})
     if settings.use_solver:
         # The solver's share never eats the floor MCTS needs if the solver gives up.

@@ -9,11 +9,15 @@ search); later plies only where an answer was learned from recorded games.
 
 import json
 import os
+import sys
 
 import go_board
 
 BOOK_PLIES = 6
 BOOK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opening_book.json")
+# A larger file is not read (time and memory): the book is a few kilobytes.
+MAX_BOOK_BYTES = 4 * 1024 * 1024
+MAX_REASON_CHARS = 200
 
 
 def position_key(position):
@@ -29,12 +33,18 @@ def canonical(position):
 
 
 def _read(path):
+    """The book file's JSON object; on any fault one line on stderr and an empty book."""
     try:
-        with open(path) as handle:
-            content = json.load(handle)
-    except (IOError, OSError, ValueError):
-        return {}
-    return content if isinstance(content, dict) else {}
+        content = json.loads(go_board.read_regular_file(path, MAX_BOOK_BYTES).decode("utf-8"))
+    except (IOError, OSError, ValueError, RecursionError) as error:
+        reason = "{}: {}".format(type(error).__name__, error)
+    else:
+        if isinstance(content, dict):
+            return content
+        reason = "not a JSON object"
+    sys.stderr.write("opening_book: cannot use {} ({}); playing without the book\n".format(
+        path, reason[:MAX_REASON_CHARS]))
+    return {}
 
 
 def _positions(content):

@@ -6,11 +6,19 @@ Forking (not multiprocessing's spawn) keeps the start-up CPU near zero, which th
 A worker that cannot be started, crashes or misses the wall deadline is simply left out: the
 parent's own search always counts, so the move never depends on a worker. No worker outlives
 the call: stragglers are killed and every child is reaped.
+
+The CPU bound is hard, whatever a search does: each worker carries kernel-enforced limits on
+its own CPU (`_limit_worker`: ITIMER_PROF with the default, fatal SIGPROF, and RLIMIT_CPU as a
+backstop) and dies with the parent (PR_SET_PDEATHSIG, where ctypes and libc allow); the
+parent's own search is cut by the same timer, raising `_OverCpu`, and the parent then plays on
+the workers' answers.
 """
 
 import marshal
+import math
 import os
 import random
+import resource
 import select
 import signal
 import time
@@ -21,6 +29,46 @@ from mcts.budget import Budget
 MAX_WORKERS = 4
 # How long past its own wall deadline the parent waits for a worker's answer.
 REPORT_GRACE_SECONDS = 1.0
+# A search (worker or parent) is stopped by the kernel this far past its CPU share; it stops
+# itself at its share, checking its clock at every simulation.
+HARD_CPU_MARGIN = 0.25
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+_prctl = []  # [libc's prctl, or None where ctypes or libc is missing], loaded once
+
+
+def _load_prctl():
+    if not _prctl:
+        try:
+            import ctypes
+            _prctl.append(ctypes.CDLL(None).prctl)
+        except (ImportError, OSError, AttributeError):
+            _prctl.append(None)
+    return _prctl[0]
+
+
+class _OverCpu(Exception):
+    """The parent's own search passed its hard CPU limit."""
+
+
+def _over_cpu(signum, frame):
+    raise _OverCpu()
+
+
+def _limit_worker(cpu_seconds, parent_pid, prctl):
+    """In a fresh worker: die at `cpu_seconds` + HARD_CPU_MARGIN of its CPU, or with the parent."""
+    limit = cpu_seconds + HARD_CPU_MARGIN
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    hard = int(math.ceil(limit)) + 1  # whole seconds; SIGKILL when soft == hard
+    _, inherited = resource.getrlimit(resource.RLIMIT_CPU)
+    if inherited != resource.RLIM_INFINITY:
+        hard = min(hard, inherited)
+    resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:
+        os._exit(1)  # the parent died before the death signal was armed
 
 
 def usable_cores():
@@ -41,10 +89,11 @@ def _decode(data):
     return core.SearchResult([core.ChildStats(*stats) for stats in children], simulations, proven)
 
 
-def _run_worker(write_fd, search):
-    """The child's whole life: search, send, exit without running the parent's cleanup."""
+def _run_worker(write_fd, search, limit):
+    """The child's whole life: limits, search, send, exit without running the parent's cleanup."""
     code = 1
     try:
+        limit()
         data = marshal.dumps(_encode(search()))
         view = memoryview(data)
         while view:
@@ -84,6 +133,27 @@ def _end_workers(children):
         os.close(read_fd)
 
 
+def _parent_search(search, cpu_seconds, log):
+    """`[result]` of the parent's own search, or `[]` when it passed its hard CPU limit.
+
+    Only the main thread may handle signals; elsewhere the search runs on its own clock alone.
+    """
+    try:
+        previous = signal.signal(signal.SIGPROF, _over_cpu)
+    except ValueError:
+        return [search()]
+    try:
+        signal.setitimer(signal.ITIMER_PROF, cpu_seconds + HARD_CPU_MARGIN)
+        return [search()]
+    except _OverCpu:
+        if log:
+            log("the parent's search passed its CPU limit; playing on the workers' answers")
+        return []
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds,
                          exploration=core.DEFAULT_EXPLORATION, log=None, stop=None):
     """Merged root statistics of `workers` searches: `(children, simulations, workers_used)`.
@@ -98,6 +168,8 @@ def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, w
                            stop)
 
     children = []
+    parent_pid = os.getpid()
+    prctl = _load_prctl() if workers > 1 else None
     try:
         for index in range(1, workers):
             read_fd, write_fd = os.pipe()
@@ -112,20 +184,23 @@ def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, w
                 break
             if pid == 0:
                 os.close(read_fd)
-                _run_worker(write_fd, lambda: search_with(seed + index))
+                _run_worker(write_fd, lambda: search_with(seed + index),
+                            lambda: _limit_worker(cpu_per_worker, parent_pid, prctl))
             os.close(write_fd)
             children.append((pid, read_fd))
-        results = [search_with(seed)]
+        results = _parent_search(lambda: search_with(seed), cpu_per_worker, log)
         answers = _collect([fd for _, fd in children],
                            time.monotonic() + REPORT_GRACE_SECONDS)
     finally:
         _end_workers(children)
+    answered = 0
     for data in answers:
         try:
             results.append(_decode(data))
+            answered += 1
         except (EOFError, ValueError, TypeError):
             if log:
                 log("a worker sent an unreadable answer; left out")
-    if log and len(results) < len(children) + 1:
-        log("{} of {} workers answered".format(len(results) - 1, len(children)))
+    if log and answered < len(children):
+        log("{} of {} workers answered".format(answered, len(children)))
     return core.merge(results), sum(result.simulations for result in results), len(results)

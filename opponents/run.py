@@ -3,7 +3,7 @@
     python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
-The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step.json`.
+The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step_COLOUR.json`.
 A malformed input.txt prints one line to stderr and exits with status 2.
 """
 

@@ -1,10 +1,12 @@
 """Step storage: what a stateless per-move program remembers between its calls.
 
 The referee never says which ply it is, and a player is a fresh process every move, so the
-ply and the CPU spent so far in this game live in a small JSON file in the game directory.
-Start at `restore`: it tells the ply from the input boards and that file; `save` writes the
-file atomically after the move. Files survive across games and crashes, so a new game is
-recognised from the boards, never from the file's absence.
+ply and the CPU spent so far in this game live in a small JSON file in the game directory,
+one per player name and colour, so two copies of a player can share a game directory (self-play
+under the course's driver loop). Start at `restore`: it tells the ply from the input boards and
+that file; `save` writes the file atomically after the move. Files survive across games and
+crashes, so a new game is recognised from the boards, never from the file's absence, and
+whatever a file holds is checked before it is believed (`_read_record`).
 """
 
 import json
@@ -15,6 +17,10 @@ import tempfile
 import go_board
 
 FORMAT_VERSION = 1
+# A record is under 200 bytes; a larger file is not read.
+MAX_STEP_BYTES = 4096
+# A CPU ledger above this many seconds is not one of ours: the estimate replaces it.
+MAX_LEDGER_CPU = 3600.0
 
 
 class GameState(object):
@@ -37,8 +43,8 @@ class GameState(object):
             self.ply, self.cpu_used, self.recovered)
 
 
-def step_file(directory, name):
-    return os.path.join(directory, "{}_step.json".format(name))
+def step_file(directory, name, colour):
+    return os.path.join(directory, "{}_step_{}.json".format(name, colour))
 
 
 def smallest_consistent_ply(colour, current):
@@ -55,17 +61,33 @@ def smallest_consistent_ply(colour, current):
     return ply
 
 
+def _is_int(value):
+    return type(value) is int  # JSON's true and false are no ints here
+
+
 def _read_record(path):
+    """`(colour, ply, board_after, cpu_used)` from the step file, or `(None, reason)`.
+
+    `cpu_used` is None when the ledger is not a sane number but the rest of the record is.
+    """
     try:
-        with open(path) as handle:
-            record = json.load(handle)
-        if record.get("version") != FORMAT_VERSION:
-            return None
-        board = record["board_after"]
-        return (int(record["colour"]), int(record["ply"]), (int(board[0]), int(board[1])),
-                float(record["cpu_used"]))
-    except (IOError, OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None
+        record = json.loads(go_board.read_regular_file(path, MAX_STEP_BYTES).decode("ascii"))
+    except (IOError, OSError, ValueError, RecursionError) as error:
+        return None, "no readable record in {} ({})".format(path, type(error).__name__)
+    if not isinstance(record, dict) or record.get("version") != FORMAT_VERSION:
+        return None, "no record of format {} in {}".format(FORMAT_VERSION, path)
+    colour, ply = record.get("colour"), record.get("ply")
+    board, cpu_used = record.get("board_after"), record.get("cpu_used")
+    if not (_is_int(colour) and colour in (go_board.BLACK, go_board.WHITE)
+            and _is_int(ply) and 1 <= ply <= go_board.MAX_PLY
+            and isinstance(board, list) and len(board) == 2
+            and all(_is_int(bits) and 0 <= bits <= go_board.FULL for bits in board)
+            and not board[0] & board[1]):
+        return None, "the record in {} is not a move of this game".format(path)
+    if not ((_is_int(cpu_used) or type(cpu_used) is float)
+            and 0.0 <= cpu_used <= MAX_LEDGER_CPU):
+        cpu_used = None  # NaN and infinities fail the comparison too
+    return (colour, ply, (board[0], board[1]), cpu_used), None
 
 
 def restore(colour, previous, current, directory=".", name="my_player", log=sys.stderr):
@@ -75,17 +97,18 @@ def restore(colour, previous, current, directory=".", name="my_player", log=sys.
     if (colour == go_board.WHITE and previous == (0, 0) and current[1] == 0
             and go_board.popcount(current[0]) == 1):
         return GameState(2, 0.0)
-    path = step_file(directory, name)
-    record = _read_record(path)
+    path = step_file(directory, name, colour)
+    record, why = _read_record(path)
     floor = smallest_consistent_ply(colour, current)
     if record is not None:
         stored_colour, stored_ply, board_after, cpu_used = record
         ply = stored_ply + 2
         if stored_colour == colour and board_after == previous and floor <= ply <= go_board.MAX_PLY:
+            if cpu_used is None:
+                log.write("step_storage: the CPU ledger in {} is not a number of seconds in "
+                          "0..{:g}; this game's CPU is estimated\n".format(path, MAX_LEDGER_CPU))
             return GameState(ply, cpu_used)
         why = "the record in {} does not continue this game".format(path)
-    else:
-        why = "no readable record in {}".format(path)
     log.write("step_storage: {}; ply {} derived from the stones\n".format(why, floor))
     return GameState(floor, None, recovered=True)
 
@@ -98,7 +121,7 @@ def save(directory, name, colour, ply, board_after, cpu_used):
     try:
         with os.fdopen(handle, "w") as temp:
             json.dump(record, temp)
-        os.replace(temp_path, step_file(directory, name))
+        os.replace(temp_path, step_file(directory, name, colour))
     except BaseException:
         if os.path.exists(temp_path):
             os.unlink(temp_path)

@@ -218,7 +218,7 @@ def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):
         server.wait(10)
         server.stdout.close()
         server.stderr.close()
-    # The agent is Black and opened from its book; its decision record came from its log.
+    # The agent is Black and opened by its centre rule; its decision record came from its log.
     assert state["names"] == {"1": AGENT_NAME, "2": "you"}
     assert (state["ply"], state["last_move"]) == (1, "2,2")
-    assert (state["decision"]["source"], state["decision"]["move"]) == ("book", "2,2")
+    assert (state["decision"]["source"], state["decision"]["move"]) == ("centre rule", "2,2")

@@ -113,10 +113,11 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
 def test_genmove_plays_the_book_and_tells_its_decision():
     answers = converse(["genmove b", "littlego-decision", "genmove b", "genmove w",
                         "littlego-decision", "play b D4", "littlego-decision"]).split("\n\n")
-    assert answers[0] == "= C3"  # the book's 2,2
+    assert answers[0] == "= C3"  # the centre rule's 2,2
     decision = json.loads(answers[1][2:])
     assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
-        "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1, "source": "book"}
+        "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
+        "source": my_player.SOURCE_CENTRE_RULE}
     assert answers[2] == "? illegal move: it is White's turn"
     assert answers[3] == "= C2"  # the book's answer 3,2
     assert json.loads(answers[4][2:])["source"] == "book"
@@ -166,7 +167,7 @@ def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
     assert done.stdout.split("\n\n")[:2] == ["=", "= C3"]
     assert done.stdout.endswith("=\n\n")
     [decision] = my_player.read_decisions(done.stderr)
-    assert (decision["move"], decision["source"]) == ("2,2", "book")
+    assert (decision["move"], decision["source"]) == ("2,2", my_player.SOURCE_CENTRE_RULE)
 
 
 # ---- games under our referee ----------------------------------------------------------------

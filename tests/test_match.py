@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 import go_board
-from referee import judge, rules, stats
+from referee import judge, proctree, rules, stats
 from referee.game import play_game
 from referee.human import HumanPlayer, parse_entry
 from referee.match import derive_seed, run_match
@@ -28,6 +28,11 @@ from referee_support import FIXTURES, HOST, RANDOM_PLAYER, STUB_PLAYERS, load_fi
 PYTHON = sys.executable
 RANDOM_CMD = "cmd:{} {}".format(PYTHON, RANDOM_PLAYER)
 FAST = dict(move_cpu=5.0, move_wall=20.0, builtin_players=STUB_PLAYERS)
+# A metered tree's CPU may differ from what it is known to use by this much (interpreter
+# start-up, the shell, and the kernel's tick-based accounting).
+METER_TOLERANCE = 0.1
+# How far past its CPU limit a spinner may get before the referee's kill lands.
+KILL_LATENCY_CPU = 0.3
 
 
 def replay(moves):
@@ -188,7 +193,7 @@ def test_a_player_over_the_cpu_limit_loses_and_its_whole_tree_is_killed(tmp_path
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
     assert record["detail"].startswith("used ") and "of CPU, limit 0.5 s" in record["detail"]
-    assert 0.5 < record["cpu"]["white"][0] < 1.5
+    assert 0.5 < record["cpu"]["white"][0] < 0.5 + KILL_LATENCY_CPU
     assert time.perf_counter() - started < 10
     (pid,) = spinner_pids(pids)
     assert not alive(pid)
@@ -206,14 +211,57 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
     assert not any(alive(pid) for pid in spinner_pids(pids))
 
 
-def test_cpu_of_child_processes_counts_for_the_move():
+def test_cpu_of_child_processes_counts_for_the_move_once():
     # The player's one move is off the board, so the game ends after its first turn.
     busy = "cmd:{} {} 2 0.3 9,9".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
     record = run_match("first", busy, games=1, move_cpu=5.0, move_wall=30.0,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["reason"] == judge.END_ILLEGAL
     (cpu,) = record["cpu"]["white"]
-    assert 0.6 <= cpu < 1.5
+    assert abs(cpu - 0.6) <= METER_TOLERANCE
+
+
+@pytest.mark.parametrize("mode", ["wait", "orphan"])
+def test_a_tree_that_ends_all_at_once_is_metered_once(tmp_path, mode):
+    # A shell runs python, which forks a worker; each of the two uses 0.3 s. The meter reads
+    # all three alive, then all of them end before its next sample: the worker reaped by
+    # python and python by the shell ("wait"), or python first and the worker as an orphan.
+    command = "{} {} 0.3 {}; true".format(PYTHON, os.path.join(FIXTURES, "reap_race.py"), mode)
+    process, meter = proctree.spawn(command, str(tmp_path), dict(os.environ), None,
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert [process.stdout.readline() for _ in range(2)] == [b"ready\n"] * 2
+        meter.refresh()
+        assert len(meter.members) == 3
+        assert abs(meter.sample() - 0.6) <= METER_TOLERANCE
+        process.stdin.close()
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)  # the shell has ended
+        while meter.running():
+            time.sleep(0.01)
+        assert abs(meter.sample() - 0.6) <= METER_TOLERANCE
+        assert meter.reap()
+        assert meter.running() == []
+        # What `time` reports leaves out the orphan, whose CPU the subreaper got.
+        expected_time_cpu = 0.6 if mode == "wait" else 0.3
+        assert abs(meter.time_cpu() - expected_time_cpu) <= METER_TOLERANCE
+    finally:
+        proctree.kill_tree(process, meter)
+        process.returncode = 0
+        process.stdout.close()
+
+
+def test_run_limited_reports_both_meters_and_what_was_left_running(tmp_path):
+    spinner = "{} {} {} pass".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
+                                     tmp_path / "pids")
+    run = proctree.run_limited(spinner, str(tmp_path), dict(os.environ), 5.0, 20.0)
+    assert (run.over_limit, run.exit_status, run.leftovers) == (None, 0, 1)
+    assert (tmp_path / "output.txt").read_text() == "PASS"
+    assert not alive(int((tmp_path / "pids").read_text()))
+    busy = "{} {} 2 0.3 PASS".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
+    run = proctree.run_limited(busy, str(tmp_path), dict(os.environ), 5.0, 20.0)
+    assert (run.over_limit, run.exit_status, run.leftovers) == (None, 0, 0)
+    assert abs(run.cpu - 0.6) <= METER_TOLERANCE
+    assert abs(run.time_cpu - run.cpu) <= 0.01
 
 
 def test_a_player_over_the_wall_limit_loses():

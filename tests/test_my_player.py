@@ -13,6 +13,8 @@ import errno
 import json
 import os
 import random
+import resource
+import signal
 import subprocess
 import sys
 import time
@@ -28,7 +30,7 @@ import my_player  # noqa: E402
 import step_storage  # noqa: E402
 from go_board import (BLACK, KO, PASS, WHITE, Position, format_input, from_coord,  # noqa: E402
                       parse_board)
-from mcts import core  # noqa: E402
+from mcts import core, parallel  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 
@@ -67,7 +69,7 @@ def run_agent(tmp_path, input_bytes=None, **env):
     return AgentRun(report["exit_code"], result.stdout, result.stderr,
                     output_path.read_bytes() if output_path.exists() else None,
                     sorted(os.listdir(str(game))), report["cpu"], report["leftovers"],
-                    input_path.read_bytes() if input_path.exists() else None)
+                    input_path.read_bytes() if input_path.is_file() else None)
 
 
 def game_input(colour, previous, current):
@@ -84,7 +86,7 @@ def record_our_last_move(tmp_path, colour, ply, board_text, cpu_used=3.0):
 
 def assert_step_record(tmp_path, colour, ply, board_after):
     """The step file holds exactly this move's record; returns its CPU ledger."""
-    with open(step_storage.step_file(str(tmp_path / "game"), NAME)) as handle:
+    with open(step_storage.step_file(str(tmp_path / "game"), NAME, colour)) as handle:
         record = json.load(handle)
     cpu_used = record.pop("cpu_used")
     assert record == {"version": step_storage.FORMAT_VERSION, "colour": colour, "ply": ply,
@@ -168,13 +170,66 @@ def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp
     assert run.files == ["input.txt"]
 
 
+@pytest.mark.parametrize("name, value", [
+    ("LITTLEGO_MOVE_CPU", "nan"), ("LITTLEGO_MOVE_CPU", "inf"), ("LITTLEGO_MOVE_CPU", "-1"),
+    ("LITTLEGO_MOVE_CPU", "0"), ("LITTLEGO_MOVE_CPU", "1e400"), ("LITTLEGO_GAME_CPU", "nan"),
+    ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
+    ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
+])
+def test_a_setting_out_of_its_sane_range_is_refused(name, value):
+    with pytest.raises(ValueError):
+        my_player.Settings({name: value})
+
+
+def test_the_sane_ranges_hold_the_defaults_and_their_ends():
+    settings = my_player.Settings({"LITTLEGO_MOVE_CPU": "0.01", "LITTLEGO_GAME_CPU": "36000",
+                                   "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0"})
+    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration) == (
+        0.01, 36000.0, 4, 0.0)
+    defaults = my_player.Settings({})
+    assert (defaults.move_cpu, defaults.game_cpu) == (my_player.DEFAULT_MOVE_CPU,
+                                                      my_player.DEFAULT_GAME_CPU)
+
+
+@pytest.mark.parametrize("name, value", [("LITTLEGO_MOVE_CPU", "nan"),
+                                         ("LITTLEGO_WORKERS", "400")])
+def test_a_setting_out_of_its_sane_range_exits_2_with_one_stderr_line(tmp_path, name, value):
+    run = run_agent(tmp_path, OPENING_INPUT, **{name: value})
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert b"bad LITTLEGO_* setting" in run.stderr
+    assert run.files == ["input.txt"]
+
+
+def test_a_fifo_as_input_exits_2_at_once(tmp_path):
+    game = tmp_path / "game"
+    game.mkdir()
+    os.mkfifo(str(game / "input.txt"))  # no writer: a plain open would block for ever
+    run = run_agent(tmp_path)
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert b"not a regular file" in run.stderr
+    assert run.output is None
+
+
+def test_valid_input_followed_by_100_mb_of_newlines_exits_2_with_one_line(tmp_path):
+    # Read in bounded bytes: no 10 s of CPU or 2 GB of memory on a file the referee never
+    # writes. (Generated here, never committed.)
+    run = run_agent(tmp_path, OPENING_INPUT + b"\n" * (100 * 1000 * 1000))
+    assert run.exit_code == 2
+    assert_one_clean_line(run.stderr)
+    assert "larger than {} bytes".format(go_board.MAX_INPUT_BYTES).encode() in run.stderr
+    assert run.output is None
+    assert run.files == ["input.txt"]
+
+
 # ---- moves -------------------------------------------------------------------------------
 
 def test_black_first_move_is_exactly_the_centre(tmp_path):
     run = run_agent(tmp_path, OPENING_INPUT)
     assert run.exit_code == 0
     assert run.output == b"2,2"
-    assert run.files == ["input.txt", NAME + "_step.json", "output.txt"]
+    assert run.files == ["input.txt", NAME + "_step_1.json", "output.txt"]
     assert run.input_after == OPENING_INPUT
 
 
@@ -317,13 +372,36 @@ def test_does_not_pass_after_the_opponent_passed_when_behind(tmp_path):
     assert_plays_a_placement(run, position)
 
 
-def test_black_never_passes_at_ply_one_even_without_the_book(tmp_path):
-    # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0.
+def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
+    # A pass at ply 1 leaves both boards empty: the game ends and White wins 2.5 to 0; every
+    # first move but the centre is a proven loss. So the centre is a rule, not a search result.
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
     assert [record["source"] for record in my_player.read_decisions(run.stderr.decode())] \
-        == [my_player.SOURCE_MCTS]
-    assert_plays_a_placement(run, Position())
+        == [my_player.SOURCE_CENTRE_RULE]
+    assert run.output == b"2,2"
+
+
+AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
+
+
+@pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
+def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: answer)
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                     settings)
+    assert decision.source != my_player.SOURCE_BOOK
+    assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
+
+
+def test_a_legal_book_answer_is_played(monkeypatch):
+    # The contrast for the test above.
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: from_coord(1, 1))
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                     settings)
+    assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
@@ -372,6 +450,25 @@ def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
     assert b"step_storage" not in second.stderr
     after_ours = after_white.play(output_move(second))
     assert assert_step_record(tmp_path, BLACK, 3, after_ours) > first_cpu
+
+
+def test_two_copies_sharing_a_directory_keep_their_own_step_files(tmp_path):
+    # Self-play under the course's driver loop: Black and White are both this agent.
+    first = run_agent(tmp_path, OPENING_INPUT)
+    after_black = Position().play(output_move(first))
+    reply = run_agent(tmp_path, format_input(WHITE, (0, 0), (after_black.black, after_black.white))
+                      .encode("ascii"))
+    assert reply.exit_code == 0, reply.stderr
+    after_white = after_black.play(output_move(reply))
+    third = run_agent(tmp_path, format_input(BLACK, (after_black.black, after_black.white),
+                                             (after_white.black, after_white.white))
+                      .encode("ascii"))
+    assert third.exit_code == 0, third.stderr
+    assert b"step_storage" not in third.stderr  # Black's record survived White's move
+    assert third.files == ["input.txt", NAME + "_step_1.json", NAME + "_step_2.json",
+                           "output.txt"]
+    assert_step_record(tmp_path, BLACK, 3, after_white.play(output_move(third)))
+    assert_step_record(tmp_path, WHITE, 2, after_white)
 
 
 # ---- never an illegal move ---------------------------------------------------------------
@@ -589,3 +686,91 @@ def test_a_hung_worker_is_killed_and_reaped(monkeypatch):
     assert workers_used == 1
     assert sum(stats.visits for stats in children) == simulations > 0
     assert_no_children_left()
+
+
+# ---- the hard CPU bound ------------------------------------------------------------------
+
+# CPU a search killed by its kernel limit may use past HARD_CPU_MARGIN (the kernel's tick).
+KILL_TOLERANCE_CPU = 0.1
+
+
+def spin_forever_in(monkeypatch, where):
+    """Patch the search so that, in the workers or in the parent, it never looks at a clock."""
+    parent = os.getpid()
+    real_search = core.search
+
+    def search(*args, **kwargs):
+        if (os.getpid() != parent) == (where == "workers"):
+            while True:
+                pass
+        return real_search(*args, **kwargs)
+    monkeypatch.setattr(core, "search", search)
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_a_worker_that_never_looks_at_its_clock_is_stopped_by_the_kernel(monkeypatch):
+    spin_forever_in(monkeypatch, "workers")
+    # The parent would wait a minute for it: only the worker's own CPU limit can end it.
+    monkeypatch.setattr(parallel, "REPORT_GRACE_SECONDS", 60.0)
+    before = children_cpu()
+    messages = []
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert workers_used == 1 and simulations > 0
+    assert children_cpu() - before <= 0.05 + parallel.HARD_CPU_MARGIN + KILL_TOLERANCE_CPU
+    assert_no_children_left()
+
+
+def test_a_parent_search_that_never_looks_at_its_clock_plays_on_the_workers_answer(monkeypatch):
+    spin_forever_in(monkeypatch, "parent")
+    messages = []
+    before = time.process_time()
+    children, simulations, workers_used = parallel_search(2, messages)
+    assert time.process_time() - before <= 0.05 + parallel.HARD_CPU_MARGIN + KILL_TOLERANCE_CPU
+    assert workers_used == 1 and sum(stats.visits for stats in children) == simulations > 0
+    assert messages == ["the parent's search passed its CPU limit; playing on the workers' answers"]
+    assert_no_children_left()
+
+
+def agent_workers(agent):
+    """The agent's forked workers, once it has started them."""
+    for _ in range(1000):
+        workers = agent.children()
+        if workers:
+            return workers
+        time.sleep(0.01)
+    raise AssertionError("the agent started no worker")
+
+
+def running(process):
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.parametrize("kill_signal", [signal.SIGTERM, signal.SIGKILL])
+def test_workers_die_with_a_parent_killed_mid_search(tmp_path, kill_signal):
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "input.txt").write_bytes(game_input(BLACK, MIDGAME_BEFORE, MIDGAME))
+    environment = dict(os.environ, LITTLEGO_MOVE_CPU="30", LITTLEGO_GAME_CPU="300",
+                       LITTLEGO_WORKERS="2", LITTLEGO_SEED=SEED, LITTLEGO_SOLVER="0")
+    agent = psutil.Popen([sys.executable, PLAYER], cwd=str(game), env=environment,
+                         stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        workers = agent_workers(agent)
+        agent.send_signal(kill_signal)
+        agent.wait(timeout=10)
+        time.sleep(0.5)
+        assert len(workers) == 1 and not running(workers[0])
+    finally:
+        for process in [agent] + workers:
+            try:
+                process.kill()
+            except psutil.NoSuchProcess:
+                pass

@@ -136,6 +136,9 @@ CORRUPT_BOOKS = [
 ]
 
 
+FIFO = "fifo"
+
+
 def test_a_missing_book_file_is_an_empty_book(tmp_path):
     book = opening_book.load(str(tmp_path / "no_such_book.json"))
     assert book == {}
@@ -151,6 +154,25 @@ def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
     assert opening_book.lookup(Position(), book) is None
 
 
+@pytest.mark.parametrize("content", [
+    pytest.param(b"[" * 100000 + b"]" * 100000, id="nested 100,000 deep"),
+    pytest.param(b"{\"positions\": {}}" + b" " * opening_book.MAX_BOOK_BYTES, id="too large"),
+    pytest.param(FIFO, id="a FIFO"),
+    pytest.param(None, id="missing"),
+])
+def test_an_unreadable_book_file_is_an_empty_book_and_one_line_on_stderr(tmp_path, capsys,
+                                                                          content):
+    path = tmp_path / "opening_book.json"
+    if content == FIFO:
+        os.mkfifo(str(path))
+    elif content is not None:
+        path.write_bytes(content)
+    assert opening_book.load(str(path)) == {}
+    assert opening_book.answered_plies(str(path)) == 0
+    logged = capsys.readouterr().err
+    assert logged.count("\n") == 2 and logged.startswith("opening_book: cannot use "), logged
+
+
 @pytest.mark.parametrize("answer", ["9,9", "-1,0", "2,2,1", "x", 22])
 def test_a_malformed_entry_is_treated_as_absent(answer):
     # One bad line in the book file must cost that entry, not the move.
@@ -162,9 +184,34 @@ AGENT_SOURCES = ["my_player.py", "go_board.py", "endgame.py", "opening_book.py",
 OPENING_INPUT = b"1\n" + b"\n".join([b"00000"] * 10)
 
 
-@pytest.mark.parametrize("book_bytes", [None, b"{\"positions\": {\"1:0:0:0"],
-                         ids=["missing", "truncated"])
-def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, book_bytes):
+WHITE_FIRST_INPUT = b"2\n" + b"\n".join([b"00000"] * 7 + [b"00100"] + [b"00000"] * 2)
+UNUSABLE_BOOKS = [
+    pytest.param(None, id="missing"),
+    pytest.param(b"{\"positions\": {\"1:0:0:0", id="truncated"),
+    pytest.param(b"[" * 100000 + b"]" * 100000, id="nested 100,000 deep"),
+    pytest.param(b"{\"positions\": {\"2:4096:0:0:0\": " + b"[" * 100000 + b"]" * 100000 + b"}}",
+                 id="an answer nested 100,000 deep"),
+    pytest.param(b"{\"built_with\": {\"max_ply\": 1e400}, \"positions\": {\"2:4096:0:0:0\": "
+                 b"\"1e400,NaN\"}}", id="1e400 and NaN"),
+    pytest.param(b"{\"built_with\": {\"max_ply\": Infinity}, \"positions\": {\"2:4096:0:0:0\": "
+                 b"Infinity}}", id="Infinity"),
+    pytest.param(b"{\"positions\": {\"2:4096:0:0:0\": \"PASS\", \"1:0:0:0:0\": \"PASS\"}}",
+                 id="PASS answers"),
+    pytest.param(FIFO, id="a FIFO"),
+]
+
+
+# White's first turn reads the book twice (the time manager, then the lookup); Black's first
+# once (the centre is a rule), so two broken books are enough there.
+AGENT_RUNS = [pytest.param(book.values[0], WHITE_FIRST_INPUT, id="White first, " + book.id)
+              for book in UNUSABLE_BOOKS] + \
+             [pytest.param(book.values[0], OPENING_INPUT, id="Black first, " + book.id)
+              for book in UNUSABLE_BOOKS[:2]]
+
+
+@pytest.mark.parametrize("book_bytes, input_bytes", AGENT_RUNS)
+def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, book_bytes,
+                                                                      input_bytes):
     # As submitted: the agent's sources in one folder, its book file missing or broken.
     agent_dir, game_dir = tmp_path / "agent", tmp_path / "game"
     agent_dir.mkdir()
@@ -176,9 +223,11 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(source, str(agent_dir / name))
-    if book_bytes is not None:
+    if book_bytes == FIFO:
+        os.mkfifo(str(agent_dir / "opening_book.json"))  # no writer: a plain open would block
+    elif book_bytes is not None:
         (agent_dir / "opening_book.json").write_bytes(book_bytes)
-    (game_dir / "input.txt").write_bytes(OPENING_INPUT)
+    (game_dir / "input.txt").write_bytes(input_bytes)
     env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
     result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
@@ -188,7 +237,11 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     output = (game_dir / "output.txt").read_bytes().decode("ascii")
     assert output != "PASS"
     row, col = (int(field) for field in output.split(","))
-    assert Position().is_legal(from_coord(row, col))
+    colour, previous, current = go_board.parse_input(input_bytes.decode("ascii"))
+    position = Position(current[0], current[1], colour, colour, previous[0], previous[1])
+    assert position.is_legal(from_coord(row, col))
+    if input_bytes == OPENING_INPUT:
+        assert output == "2,2"  # the centre is a rule, not the book's answer
     # The book was not used, so the move came from somewhere else (search or fallback).
     [decision] = my_player.read_decisions(result.stderr.decode())
     assert decision["source"] != my_player.SOURCE_BOOK

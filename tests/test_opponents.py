@@ -293,7 +293,7 @@ def test_run_py_writes_the_move_in_the_game_directory(tmp_path):
                          "--seed", "4")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "output.txt").read_bytes() == b"1,3"
-    assert (tmp_path / "opponent_greedy_step.json").exists()
+    assert (tmp_path / "opponent_greedy_step_1.json").exists()
 
 
 def test_run_py_takes_a_cpu_budget_only_for_searching_players(tmp_path):

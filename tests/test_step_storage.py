@@ -66,12 +66,12 @@ def restore(colour, previous, current, directory):
     return state, log.getvalue()
 
 
-def step_path(directory):
-    return step_storage.step_file(str(directory), NAME)
+def step_path(directory, colour=BLACK):
+    return step_storage.step_file(str(directory), NAME, colour)
 
 
-def write_step_bytes(directory, data):
-    with open(step_path(directory), "wb") as handle:
+def write_step_bytes(directory, data, colour=BLACK):
+    with open(step_path(directory, colour), "wb") as handle:
         handle.write(data)
 
 
@@ -112,7 +112,7 @@ def test_two_empty_boards_are_black_ply_one_whatever_file_is_there(tmp_path, sta
 def test_empty_previous_and_one_black_stone_are_white_ply_two_whatever_file_is_there(
         tmp_path, stale):
     if stale is not None:
-        write_step_bytes(tmp_path, stale)
+        write_step_bytes(tmp_path, stale, WHITE)
     state, logged = restore(WHITE, EMPTY, ONE_BLACK_STONE, tmp_path)
     assert (state.ply, state.cpu_used, state.recovered) == (2, 0.0, False)
     assert logged == ""
@@ -141,8 +141,8 @@ def test_the_ledger_is_stored_to_four_decimals(tmp_path):
 
 def test_save_writes_the_ply_colour_board_and_cpu_and_nothing_else(tmp_path):
     step_storage.save(str(tmp_path), NAME, WHITE, 6, AFTER_WHITE_PLY_6, 7.5)
-    assert os.listdir(str(tmp_path)) == [NAME + "_step.json"]
-    with open(step_path(tmp_path)) as handle:
+    assert os.listdir(str(tmp_path)) == [NAME + "_step_2.json"]
+    with open(step_path(tmp_path, WHITE)) as handle:
         assert json.load(handle) == {
             "version": step_storage.FORMAT_VERSION, "colour": WHITE, "ply": 6,
             "board_after": list(AFTER_WHITE_PLY_6), "cpu_used": 7.5}
@@ -165,9 +165,24 @@ VALID = record_bytes(BLACK, 5, AFTER_BLACK_PLY_5, 12.5)
                  b"[4224, 2050], \"cpu_used\": 1}", id="ply not a number"),
     pytest.param(b"{\"version\": 1, \"colour\": 1, \"ply\": 5, \"board_after\": 4224, "
                  b"\"cpu_used\": 1}", id="board not a pair"),
+    # Numbers json reads but int() cannot take, or takes to an absurd value.
+    pytest.param(VALID.replace(b"\"ply\": 5", b"\"ply\": 1e400"), id="ply 1e400"),
+    pytest.param(VALID.replace(b"\"ply\": 5", b"\"ply\": Infinity"), id="ply Infinity"),
+    pytest.param(VALID.replace(b"\"ply\": 5", b"\"ply\": NaN"), id="ply NaN"),
+    pytest.param(VALID.replace(b"\"ply\": 5", b"\"ply\": 5" + b"0" * 400), id="ply 5e400"),
+    pytest.param(VALID.replace(b"\"colour\": 1", b"\"colour\": 1e400"), id="colour 1e400"),
+    pytest.param(VALID.replace(b"\"colour\": 1", b"\"colour\": NaN"), id="colour NaN"),
+    pytest.param(VALID.replace(b"\"colour\": 1", b"\"colour\": true"), id="colour true"),
+    pytest.param(VALID.replace(b"[", b"[Infinity, "), id="board Infinity"),
+    pytest.param(VALID.replace(b"[", b"[1e400, "), id="board 1e400"),
+    pytest.param(VALID.replace(b"]", b", NaN]"), id="board NaN"),
+    pytest.param(b"[" * 100000 + b"]" * 100000, id="nested 100,000 deep"),
+    pytest.param(b"[" * 1500 + b"]" * 1500, id="nested 1,500 deep, within the size limit"),
+    pytest.param(VALID + b"\n" * (step_storage.MAX_STEP_BYTES), id="too large"),
 ])
 def test_an_unusable_record_gives_the_smallest_consistent_ply_and_one_log_line(
         tmp_path, content):
+    assert json.loads(VALID.decode())["ply"] == 5  # the replacements above do apply
     if content is not None:
         write_step_bytes(tmp_path, content)
     state, logged = restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, tmp_path)
@@ -229,7 +244,7 @@ def test_a_failed_save_leaves_the_old_file_intact_and_no_temp_file(
     monkeypatch.undo()
     with open(step_path(tmp_path), "rb") as handle:
         assert handle.read() == before
-    assert os.listdir(str(tmp_path)) == [NAME + "_step.json"]
+    assert os.listdir(str(tmp_path)) == [NAME + "_step_1.json"]
     # And the old record still continues its game.
     state, _ = restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, tmp_path)
     assert (state.ply, state.cpu_used) == (7, 12.5)
@@ -254,10 +269,38 @@ def test_players_with_different_names_keep_separate_files_in_one_directory(tmp_p
     # The referee's tests run two programs in one game directory; each has its own file.
     step_storage.save(str(tmp_path), "black_bot", BLACK, 5, AFTER_BLACK_PLY_5, 1.0)
     step_storage.save(str(tmp_path), "white_bot", WHITE, 6, AFTER_WHITE_PLY_6, 2.0)
-    assert sorted(os.listdir(str(tmp_path))) == ["black_bot_step.json", "white_bot_step.json"]
+    assert sorted(os.listdir(str(tmp_path))) == ["black_bot_step_1.json", "white_bot_step_2.json"]
     log = io.StringIO()
     assert step_storage.restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, str(tmp_path),
                                 "black_bot", log=log).ply == 7
     assert step_storage.restore(WHITE, AFTER_WHITE_PLY_6, FOUR_BLACK_THREE_WHITE, str(tmp_path),
                                 "white_bot", log=log).ply == 8
     assert log.getvalue() == ""
+
+
+def test_a_fifo_as_the_step_file_is_not_waited_on(tmp_path):
+    os.mkfifo(step_path(tmp_path))  # no writer: opening it for reading would block
+    state, logged = restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, tmp_path)
+    assert_recovered(state, logged, 7)
+    assert "not a regular file" in logged or "InputError" in logged
+
+
+@pytest.mark.parametrize("cpu_used", [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1",
+                                      b"1e9", b"\"12.5\"", b"null"])
+def test_a_ledger_that_is_not_a_sane_number_is_estimated_and_the_game_goes_on(tmp_path,
+                                                                              cpu_used):
+    write_step_bytes(tmp_path, VALID.replace(b"12.5", cpu_used))
+    state, logged = restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, tmp_path)
+    assert (state.ply, state.cpu_used, state.recovered) == (7, None, False)
+    assert logged.count("\n") == 1 and "CPU ledger" in logged
+
+
+def test_two_copies_of_a_player_share_a_directory_one_file_per_colour(tmp_path):
+    # Self-play under the course's driver loop: both copies have the same name.
+    step_storage.save(str(tmp_path), NAME, BLACK, 5, AFTER_BLACK_PLY_5, 1.0)
+    step_storage.save(str(tmp_path), NAME, WHITE, 6, AFTER_WHITE_PLY_6, 2.0)
+    assert sorted(os.listdir(str(tmp_path))) == [NAME + "_step_1.json", NAME + "_step_2.json"]
+    black, logged_black = restore(BLACK, AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, tmp_path)
+    white, logged_white = restore(WHITE, AFTER_WHITE_PLY_6, FOUR_BLACK_THREE_WHITE, tmp_path)
+    assert (black.ply, black.cpu_used, white.ply, white.cpu_used) == (7, 1.0, 8, 2.0)
+    assert logged_black == logged_white == ""

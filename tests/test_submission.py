@@ -296,11 +296,22 @@ BLACK_PASSED = """
 """
 
 
+# White's first turn after Black's centre: an answer from the book.
+CENTRE_STONE = """
+. . . . .
+. . . . .
+. . X . .
+. . . . .
+. . . . .
+"""
+
+
 @pytest.mark.parametrize("colour, previous, current, move, source", [
-    (1, EMPTY, EMPTY, "2,2", "book"),
+    (1, EMPTY, EMPTY, "2,2", "centre rule"),
+    (2, EMPTY, CENTRE_STONE, "3,2", "book"),
     (2, LAST_PLY_BEFORE, LAST_PLY, "0,2", "exact"),
     (2, BLACK_PASSED, BLACK_PASSED, "PASS", "winning pass"),
-], ids=["opening book", "last-ply capture", "pass after a pass"])
+], ids=["first move", "opening book", "last-ply capture", "pass after a pass"])
 def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour, previous, current,
                                        move, source):
     text = input_text(colour, previous, current)
