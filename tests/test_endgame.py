@@ -20,6 +20,14 @@ BEFORE_BLACK_PLAYED_0_4 = """
     O . O . O
     O O O O O"""
 
+# TWO_EYED_GROUPS before White's last stone at (4,4).
+BEFORE_WHITE_PLAYED_4_4 = """
+    X . X . X
+    X X X X X
+    O O O O O
+    O . O . O
+    O O O O ."""
+
 BOTH_CHAINS_IN_ATARI = """
     X X X X X
     O O O O X
@@ -37,12 +45,7 @@ def test_exact_search_finds_the_winning_capture_and_its_margin():
 def test_pass_when_every_placement_is_worse_than_passing():
     # Black's only placements fill one of its own two eyes, after which White captures the
     # group at the last ply; passing only lets White fill an eye of its own.
-    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous="""
-        X . X . X
-        X X X X X
-        O O O O O
-        O . O . O
-        O O O O .""")
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
     # After the pass White fills an eye: 8 black against 14 white, 2 * (8 - 14) - 5 = -17.
     assert endgame.ExactSolver().best_move(position) == (PASS, -17)
 
@@ -158,10 +161,5 @@ def test_best_try_leaves_the_opponent_the_fewest_winning_replies():
 
 def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
     # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing).
-    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous="""
-        X . X . X
-        X X X X X
-        O O O O O
-        O . O . O
-        O O O O .""")
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
     assert endgame.choose_endgame_move(position) == (endgame.ExactSolver().best_try(position), None)
