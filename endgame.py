@@ -87,9 +87,10 @@ class ExactSolver(object):
             raise OutOfTime()
 
     def children(self, own, opp, ko_own, ko_opp, plies_left):
-        """`(point, own, opp, ko_own, ko_opp, diff gain, child key)` for every legal placement,
-        biggest captures first, then by history. The child's boards are seen from its mover
-        (the opponent); its ko board is ours when the placement can be retaken as a ko."""
+        """`(point, own, opp, ko_own, ko_opp, diff gain, child key)` for every legal placement:
+        the last refutation at this depth first (killer), then biggest captures, then by
+        history. The child's boards are seen from its mover (the opponent); its ko board is ours
+        when the placement can be retaken as a ko."""
         moves = []
         history = self.history
         killer = self.killer[plies_left]
@@ -101,8 +102,8 @@ class ExactSolver(object):
             new_own, new_opp = result
             captured = opp ^ new_opp
             if not captured:
-                moves.append(((point == killer) << 45 | history[point], point, new_opp, new_own, NO_KO, NO_KO, 1,
-                              new_opp | new_own << 25 | child_plies << 50))
+                moves.append(((point == killer) << 45 | history[point], point, new_opp, new_own,
+                              NO_KO, NO_KO, 1, new_opp | new_own << 25 | child_plies << 50))
                 continue
             retake = ko_point(point, captured, new_own, new_opp)
             gain = 1 + popcount(captured)
@@ -182,10 +183,12 @@ class ExactSolver(object):
 
     @staticmethod
     def _last_ply_wins(own, opp, ko_own, ko_opp, gain_needed):
-        """The last ply, passing lost: does some placement gain `gain_needed` stones (itself
-        plus captures)? A point next to an empty point is always legal."""
+        """The last ply: does passing (`gain_needed` <= 0) or some placement gain `gain_needed`
+        stones (itself plus captures)? A point next to an empty point is always legal."""
+        if gain_needed <= 0:
+            return True
         empty = FULL ^ own ^ opp
-        if gain_needed <= 1:
+        if gain_needed == 1:
             if empty & neighbours_of(empty):
                 return True
             candidates = empty
@@ -196,7 +199,7 @@ class ExactSolver(object):
         for point in points_of(candidates):
             result = place_stone(own, opp, point, ko_own, ko_opp)
             if result.__class__ is tuple and (
-                    gain_needed <= 1 or 1 + popcount(opp ^ result[1]) >= gain_needed):
+                    gain_needed == 1 or 1 + popcount(opp ^ result[1]) >= gain_needed):
                 return True
         return False
 

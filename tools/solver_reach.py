@@ -2,8 +2,8 @@
 
 Usage: python3 tools/solver_reach.py [--plies-left 10 12 ...] [--positions 30] [--cap 30]
 Prints one JSON line per row, as it finishes: {"python": version, "plies_left", "seconds" (per
-position, capped ones at the cap), "over_cap", "nodes", "positions"}. `tools/bench.py` runs it in this
-interpreter and, as a subprocess, in the grader's Python 3.7 (found through pyenv), so this file
+position, capped ones at the cap), "over_cap", "nodes", "positions"}. `tools/bench.py` runs it in
+this interpreter and, as a subprocess, in the grader's Python 3.7 (found through pyenv), so this file
 sticks to Python 3.7 and the standard library.
 
 The positions: every game of book_games/*.jsonl (the agent's recorded games) long enough to
