@@ -1,80 +1,230 @@
-"""Endgame: exact play for the last plies, and the rule for passing.
+"""Endgame: exact play for the last plies, the rule for passing, and best tries when lost.
 
 Start at `choose_endgame_move`: the pass rule first (`winning_pass`), then, when few plies are
-left, an exact alpha-beta over the final stone difference (komi, passes and ko included) that
-returns the move and its exact margin. Margins are in half points, seen from the side to move:
+left, the win/loss proof (`ExactSolver.winning_move`, a boolean search), then exact margins
+(`ExactSolver.best_move`, alpha-beta over the final stone difference) within MARGIN_SEARCH_CPU,
+and in a proven loss the move that gives the opponent the most chances to go wrong
+(`ExactSolver.best_try`). Margins are in half points, seen from the side to move:
 `2 * (own stones - opponent stones) -/+ 5`, positive when the mover wins; ties cannot happen.
 
-Performance: the search works on raw bitboards with a transposition table, not on Positions.
+A search node is `(own, opp, ko_own, ko_opp, diff, passed, plies_left)`: the bitboards seen from
+the side to move; the previous board `(ko_own, ko_opp)` only when the last move can be retaken
+as a ko (else NO_KO, which no board equals); `diff` = own stones - opponent stones; `passed`
+when the last action was a pass (a pass now ends the game). The mover's colour follows from
+`plies_left` (Black moves when an even number of plies is left). `node_key` packs a node into one
+int for the tables: the previous board enters it only through the ko point, so positions reached
+by different last moves share their entry.
+
+Performance: raw bitboards, one-int keys, the last ply answered without recursion, children
+ordered by captures then a history of the moves that refuted, and enhanced transposition
+cut-offs (a child already proven lost for its mover proves the node without search).
 """
 
 import time
 
 import go_board
 from mcts.core import WIN
-from go_board import BLACK, FULL, MAX_PLY, PASS, place_stone, points_of, popcount
+from go_board import (BIT, FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
+                      popcount)
 
-# Measured with `make bench` (docs/benchmarks.md): from 12 plies left the win/loss search
-# usually finishes within a few CPU seconds; when it does not, MCTS takes the move.
-EXACT_PLIES_LEFT = 12
+# Measured with `make bench` (the reach table, docs/benchmarks.md; 30 positions from recorded
+# games per row, 2026-11-22): at 13 plies left the proof's worst case was 3.2 s on Python 3.11
+# and 5.4 s on the grader's 3.7, about the solver's share of a default move (my_player); at 14
+# it was 8.0 s and 13.2 s. When the proof does not finish in time, MCTS takes the move.
+EXACT_PLIES_LEFT = 13
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
 MARGIN_SEARCH_CPU = 1.5
 KOMI_HALF_POINTS = int(2 * go_board.KOMI)
 WORST = -(2 * go_board.NUM_POINTS + KOMI_HALF_POINTS + 1)
+# Final stone difference (own - opponent) the mover needs to win, by `plies_left & 1`: with an
+# even number of plies left Black moves and must beat the komi.
+NEEDED_DIFF = (int(go_board.KOMI) + 1, -int(go_board.KOMI))
+NO_KO = -1
+# How much a refutation at `plies_left` adds to its point's history score.
+HISTORY_WEIGHT = [plies * plies for plies in range(MAX_PLY + 2)]
+DEADLINE_CHECK_NODES = 1023
 
 
 class OutOfTime(Exception):
     """The exact search passed its CPU deadline: nothing it found is proven."""
 
 
-def final_margin(own, opp, own_is_black):
-    black_margin = 2 * (popcount(own) - popcount(opp)) if own_is_black else 2 * (popcount(opp) - popcount(own))
-    black_margin -= KOMI_HALF_POINTS
-    return black_margin if own_is_black else -black_margin
+def margin_of(diff, plies_left):
+    """The final margin in half points for the mover of a node with stone difference `diff`."""
+    return 2 * diff - KOMI_HALF_POINTS if not plies_left & 1 else 2 * diff + KOMI_HALF_POINTS
+
+
+def ko_point(point, captured, own, opp):
+    """Where the opponent could retake at once after `own` played `point` capturing `captured`
+    (a lone stone whose one liberty is the lone stone it took), or NO_KO. Only such a retake
+    can recreate the previous board, so only then does the previous board matter."""
+    if not captured & (captured - 1) and not NEIGHBOURS[point] & own \
+            and NEIGHBOURS[point] & ~(own | opp) == captured:
+        return captured.bit_length() - 1
+    return NO_KO
+
+
+def node_key(own, opp, plies_left, passed, ko_point):
+    """One int per node: equal keys mean the same future (see the module docstring)."""
+    return own | opp << 25 | plies_left << 50 | passed << 55 | (ko_point + 1) << 56
 
 
 class ExactSolver(object):
-    """Negamax alpha-beta with a transposition table of bounds, over bitboards.
+    """Exact search over bitboards: `wins` (boolean) and `value` (alpha-beta over margins).
 
-    An entry is stored only once its node is fully searched and holds for any game (the key is
-    the whole state), so a `table` may be shared by later searches, even after OutOfTime.
+    A proof (`proven`) is stored only once its node is decided, and its key is the whole state
+    that matters for the future, so the proofs may be kept for later searches (`table`), even
+    after OutOfTime; the margin bounds, killers and history are per search.
     """
 
     def __init__(self, cpu_deadline=None, clock=time.process_time, table=None):
-        self.table = {} if table is None else table
+        self.proven = {} if table is None else table  # node key -> the mover wins
+        self.bounds = {}  # node key -> (lower, upper, best move) of its margin
+        self.history = [0] * (go_board.NUM_POINTS + 1)
+        self.killer = [None] * (MAX_PLY + 2)
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
 
-    def children(self, own, opp, prev_own, prev_opp):
-        """`(point, own, opp)` for every legal placement, biggest captures first: they
-        refute or prove fastest."""
-        moves = []
-        for point in points_of(FULL ^ own ^ opp):
-            result = place_stone(own, opp, point, prev_own, prev_opp)
-            if result.__class__ is tuple:
-                moves.append((popcount(result[1]) - popcount(opp), point, result[0], result[1]))
-        moves.sort()
-        return [(point, new_own, new_opp) for _, point, new_own, new_opp in moves]
-
-    def value(self, own, opp, prev_own, prev_opp, plies_left, own_is_black, alpha, beta):
-        """The exact margin for the mover if it is inside (alpha, beta), else a bound."""
-        if plies_left == 0:
-            return final_margin(own, opp, own_is_black)
+    def _count_node(self):
         self.nodes += 1
-        if self.cpu_deadline is not None and not self.nodes & 1023 \
+        if self.cpu_deadline is not None and not self.nodes & DEADLINE_CHECK_NODES \
                 and self.clock() > self.cpu_deadline:
             raise OutOfTime()
+
+    def children(self, own, opp, ko_own, ko_opp, plies_left):
+        """`(point, own, opp, ko_own, ko_opp, diff gain, child key)` for every legal placement:
+        the last refutation at this depth first (killer), then biggest captures, then by
+        history. The child's boards are seen from its mover (the opponent); its ko board is ours
+        when the placement can be retaken as a ko."""
+        moves = []
+        history = self.history
+        killer = self.killer[plies_left]
+        child_plies = plies_left - 1
+        for point in points_of(FULL ^ own ^ opp):
+            result = place_stone(own, opp, point, ko_own, ko_opp)
+            if result.__class__ is not tuple:
+                continue
+            new_own, new_opp = result
+            captured = opp ^ new_opp
+            if not captured:
+                moves.append(((point == killer) << 45 | history[point], point, new_opp, new_own,
+                              NO_KO, NO_KO, 1, new_opp | new_own << 25 | child_plies << 50))
+                continue
+            retake = ko_point(point, captured, new_own, new_opp)
+            gain = 1 + popcount(captured)
+            moves.append((gain << 40 | (point == killer) << 45 | history[point], point, new_opp,
+                          new_own, opp if retake != NO_KO else NO_KO,
+                          own if retake != NO_KO else NO_KO,
+                          gain, node_key(new_opp, new_own, child_plies, False, retake)))
+        moves.sort(reverse=True)
+        return [move[1:] for move in moves]
+
+    def _refuted_by(self, point, plies_left):
+        self.history[point] += HISTORY_WEIGHT[plies_left]
+        self.killer[plies_left] = point
+
+    # ---- the win/loss question ------------------------------------------------------------
+
+    def wins(self, own, opp, ko_own, ko_opp, diff, passed, plies_left, key):
+        """True when the mover of this node wins under perfect play; `key` is its node_key."""
+        needed = NEEDED_DIFF[plies_left & 1]
+        if passed and diff >= needed:
+            return True  # passing ends the game, won
+        self._count_node()
+        if plies_left <= 1:
+            if not plies_left:
+                return diff >= needed  # only a root's child gets here
+            return self._last_ply_wins(own, opp, ko_own, ko_opp, needed - diff)
+        if plies_left == 2:
+            return self._two_plies_wins(own, opp, ko_own, ko_opp, diff, passed)
+        proven = self.proven
+        known = proven.get(key)
+        if known is not None:
+            return known
+        moves = self.children(own, opp, ko_own, ko_opp, plies_left)
+        for move in moves:
+            if proven.get(move[6]) is False:
+                proven[key] = True
+                return True
+        child_plies = plies_left - 1
+        for point, child_own, child_opp, child_ko_own, child_ko_opp, gain, child_key in moves:
+            if not self.wins(child_own, child_opp, child_ko_own, child_ko_opp, -diff - gain,
+                             False, child_plies, child_key):
+                self._refuted_by(point, plies_left)
+                proven[key] = True
+                return True
+        if passed:
+            result = False  # diff < needed: the pass that ends the game loses
+        else:
+            result = not self.wins(opp, own, NO_KO, NO_KO, -diff, True, child_plies,
+                                   node_key(opp, own, child_plies, True, NO_KO))
+        proven[key] = result
+        return result
+
+    def _two_plies_wins(self, own, opp, ko_own, ko_opp, diff, passed):
+        """Two plies left, passing now not a win: without a table, is there a move after which
+        the opponent's last ply cannot win?"""
+        opp_needed = NEEDED_DIFF[1]
+        empty = FULL ^ own ^ opp
+        for point in points_of(empty):
+            result = place_stone(own, opp, point, ko_own, ko_opp)
+            if result.__class__ is not tuple:
+                continue
+            new_own, new_opp = result
+            captured = opp ^ new_opp
+            child_diff = -diff - 1 - (popcount(captured) if captured else 0)
+            if child_diff >= opp_needed:
+                continue  # the opponent passes and wins
+            ko = captured and ko_point(point, captured, new_own, new_opp) != NO_KO
+            self.nodes += 1
+            if not self._last_ply_wins(new_opp, new_own, opp if ko else NO_KO,
+                                       own if ko else NO_KO, opp_needed - child_diff):
+                return True
+        if passed:
+            return False  # the pass ends the game, lost
+        self.nodes += 1
+        return -diff < opp_needed and not self._last_ply_wins(opp, own, NO_KO, NO_KO,
+                                                              opp_needed + diff)
+
+    @staticmethod
+    def _last_ply_wins(own, opp, ko_own, ko_opp, gain_needed):
+        """The last ply: does passing (`gain_needed` <= 0) or some placement gain `gain_needed`
+        stones (itself plus captures)? A point next to an empty point is always legal."""
+        if gain_needed <= 0:
+            return True
+        empty = FULL ^ own ^ opp
+        if gain_needed == 1:
+            if empty & neighbours_of(empty):
+                return True
+            candidates = empty
+        else:
+            if gain_needed > 1 + popcount(opp):
+                return False
+            candidates = empty & neighbours_of(opp)
+        for point in points_of(candidates):
+            result = place_stone(own, opp, point, ko_own, ko_opp)
+            if result.__class__ is tuple and (
+                    gain_needed == 1 or 1 + popcount(opp ^ result[1]) >= gain_needed):
+                return True
+        return False
+
+    # ---- exact margins ----------------------------------------------------------------------
+
+    def value(self, own, opp, ko_own, ko_opp, diff, passed, plies_left, key, alpha, beta):
+        """The exact margin for the mover if it is inside (alpha, beta), else a bound."""
+        if plies_left == 0:
+            return margin_of(diff, plies_left)
+        self._count_node()
         if plies_left == 1:
             # The last ply: every child is final, so no table and no recursion.
-            best = final_margin(own, opp, own_is_black)
+            best = margin_of(diff, 1)
             for point in points_of(FULL ^ own ^ opp):
-                result = place_stone(own, opp, point, prev_own, prev_opp)
+                result = place_stone(own, opp, point, ko_own, ko_opp)
                 if result.__class__ is tuple:
-                    best = max(best, final_margin(result[0], result[1], own_is_black))
+                    best = max(best, margin_of(diff + 1 + popcount(opp ^ result[1]), 1))
             return best
-        key = (own, opp, prev_own, prev_opp, plies_left, own_is_black)
-        entry = self.table.get(key)
+        entry = self.bounds.get(key)
         best_first = None
         if entry is not None:
             lower, upper, best_first = entry
@@ -87,23 +237,26 @@ class ExactSolver(object):
             alpha, beta = max(alpha, lower), min(beta, upper)
         original_alpha = alpha
         best, best_move = WORST, None
-        moves = self.children(own, opp, prev_own, prev_opp)
+        moves = self.children(own, opp, ko_own, ko_opp, plies_left)
         if best_first is not None:
             moves.sort(key=lambda move: move[0] != best_first)
-        for point, new_own, new_opp in moves:
-            score = -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black,
-                                -beta, -alpha)
+        child_plies = plies_left - 1
+        for point, child_own, child_opp, child_ko_own, child_ko_opp, gain, child_key in moves:
+            score = -self.value(child_own, child_opp, child_ko_own, child_ko_opp, -diff - gain,
+                                False, child_plies, child_key, -beta, -alpha)
             if score > best:
                 best, best_move = score, point
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
+                        self._refuted_by(point, plies_left)
                         break
         if best < beta:
-            if own == prev_own and opp == prev_opp:
-                score = final_margin(own, opp, own_is_black)
+            if passed:
+                score = margin_of(diff, plies_left)
             else:
-                score = -self.value(opp, own, opp, own, plies_left - 1, not own_is_black,
+                score = -self.value(opp, own, NO_KO, NO_KO, -diff, True, child_plies,
+                                    node_key(opp, own, child_plies, True, NO_KO),
                                     -beta, -max(alpha, best))
             if score > best:
                 best, best_move = score, PASS
@@ -111,27 +264,47 @@ class ExactSolver(object):
         upper = best if best < beta else -WORST
         if entry is not None:
             lower, upper = max(lower, entry[0]), min(upper, entry[1])
-        self.table[key] = (lower, upper, best_move)
+        self.bounds[key] = (lower, upper, best_move)
         return best
 
-    def _root(self, position):
+    # ---- root entry points ------------------------------------------------------------------
+
+    @staticmethod
+    def _root(position):
+        """`(own, opp, ko_own, ko_opp, diff, passed, plies_left)` of a Position. The previous
+        board is kept whole (no key is made for the root, so it costs nothing)."""
         own, opp, prev_own, prev_opp = position.mover_view()
-        return own, opp, prev_own, prev_opp, MAX_PLY + 1 - position.ply, position.to_move == BLACK
+        return (own, opp, prev_own, prev_opp, popcount(own) - popcount(opp),
+                position.pass_ends_game, MAX_PLY + 1 - position.ply)
 
-    def pass_value(self, position, alpha, beta):
-        """The margin of passing now, exact inside (alpha, beta)."""
-        own, opp, _, _, plies_left, own_is_black = self._root(position)
-        if position.pass_ends_game:
-            return final_margin(own, opp, own_is_black)
-        return -self.value(opp, own, opp, own, plies_left - 1, not own_is_black, -beta, -alpha)
+    def root_moves(self, position):
+        """`(move, child node + its key)` for every legal move of `position`, placements in
+        search order, then PASS (whose child is None when passing ends the game)."""
+        own, opp, ko_own, ko_opp, diff, passed, plies_left = self._root(position)
+        moves = [(point, (child_own, child_opp, child_ko_own, child_ko_opp, -diff - gain, False,
+                          plies_left - 1, child_key))
+                 for point, child_own, child_opp, child_ko_own, child_ko_opp, gain, child_key
+                 in self.children(own, opp, ko_own, ko_opp, plies_left)]
+        pass_child = None if passed else (opp, own, NO_KO, NO_KO, -diff, True, plies_left - 1,
+                                          node_key(opp, own, plies_left - 1, True, NO_KO))
+        return moves + [(PASS, pass_child)]
 
-    def winning_placement(self, position):
-        """A placement proven to win, or None when none does: null-window tests at margin 0."""
-        own, opp, prev_own, prev_opp, plies_left, own_is_black = self._root(position)
-        for point, new_own, new_opp in self.children(own, opp, prev_own, prev_opp):
-            if -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black, -1, 0) > 0:
-                return point
+    def move_wins(self, position, child):
+        """True when the move leading to `child` (a `root_moves` entry) wins for the mover."""
+        if child is None:
+            return position.winner() == position.to_move
+        return not self.wins(*child)
+
+    def winning_move(self, position):
+        """A move proven to win (a placement if any wins, else PASS), or None in a lost position."""
+        for move, child in self.root_moves(position):
+            if self.move_wins(position, child):
+                return move
         return None
+
+    def mover_wins(self, position):
+        """The proof alone: True when the side to move wins `position` under perfect play."""
+        return self.winning_move(position) is not None
 
     def best_move(self, position):
         """`(move, margin)`: the best placement by exact margin, or PASS if it is no worse.
@@ -139,17 +312,48 @@ class ExactSolver(object):
         Placements are searched first with a full window; the pass then only needs a null
         window at the best placement's margin (margins are odd, so `best - 1` separates).
         """
-        own, opp, prev_own, prev_opp, plies_left, own_is_black = self._root(position)
         best_point, best_margin = PASS, WORST
-        for point, new_own, new_opp in self.children(own, opp, prev_own, prev_opp):
-            margin = -self.value(new_opp, new_own, opp, own, plies_left - 1, not own_is_black,
-                                 WORST, -best_margin)
+        pass_child = None
+        for move, child in self.root_moves(position):
+            if move == PASS:
+                pass_child = child
+                continue
+            margin = -self.value(*(child + (WORST, -best_margin)))
             if margin > best_margin:
-                best_point, best_margin = point, margin
-        pass_margin = self.pass_value(position, best_margin - 1, best_margin)
+                best_point, best_margin = move, margin
+        if pass_child is None:
+            _, _, _, _, diff, _, plies_left = self._root(position)
+            pass_margin = margin_of(diff, plies_left)
+        else:
+            pass_margin = -self.value(*(pass_child + (-best_margin, 1 - best_margin)))
         if pass_margin >= best_margin:
             return PASS, pass_margin
         return best_point, best_margin
+
+    def best_try(self, position):
+        """The move to play in a position proven lost, or None when time ran out first.
+
+        The move leaving the opponent the fewest winning replies (the most ways to go wrong);
+        ties go to the earlier move in search order (captures, then the moves that refuted most
+        often, PASS last). Counting a move's replies stops once it has as many as the best so
+        far. When the deadline passes, the best move among those fully counted is returned.
+        """
+        best, fewest = None, None
+        try:
+            for move, child in self.root_moves(position):
+                after = position.play(move)
+                count = 0
+                if child is not None:  # else the pass ends the game: no reply to get wrong
+                    for _, grandchild in self.root_moves(after):
+                        if self.move_wins(after, grandchild):
+                            count += 1
+                            if fewest is not None and count >= fewest:
+                                break
+                if fewest is None or count < fewest:
+                    best, fewest = move, count
+        except OutOfTime:
+            pass
+        return best
 
 
 def winning_pass(position):
@@ -165,25 +369,29 @@ def search_may_pass(position, pass_stats):
 def choose_endgame_move(position, cpu_deadline=None, table=None):
     """`(move, margin)` under exact play, or None when the search is not affordable.
 
-    First win or loss (null windows are cheap), then exact margins within MARGIN_SEARCH_CPU
-    more; when only the first finishes, a proven winning placement is played with margin None.
-    Passing is chosen when it is at least as good as every placement. Black never passes at
-    ply 1 (that loses at once), which the exact search already says. `table`: a transposition
-    table to reuse and extend (see ExactSolver); None starts an empty one.
+    First win or loss (the boolean search). In a proven win, exact margins within
+    MARGIN_SEARCH_CPU more pick the move (passing when it is at least as good as every
+    placement); when they do not finish, the proven winning move is played with margin None.
+    In a proven loss the best try (`ExactSolver.best_try`) is played with margin None. Black
+    never passes at ply 1 (that loses at once), which the exact search already says. `table`:
+    the proofs of earlier searches to reuse and extend (see ExactSolver); None starts empty.
     """
     if winning_pass(position):
         return PASS, None
     if MAX_PLY + 1 - position.ply > EXACT_PLIES_LEFT:
         return None
     solver = ExactSolver(cpu_deadline, table=table)
-    winner = None
     try:
-        winner = solver.winning_placement(position)
-        if winner is None and solver.pass_value(position, 0, 1) > 0:
-            return PASS, None
-        margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
-        if cpu_deadline is None or margin_deadline < cpu_deadline:
-            solver.cpu_deadline = margin_deadline
+        winner = solver.winning_move(position)
+    except OutOfTime:
+        return None
+    if winner is None:
+        best_try = solver.best_try(position)
+        return None if best_try is None else (best_try, None)
+    margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
+    if cpu_deadline is None or margin_deadline < cpu_deadline:
+        solver.cpu_deadline = margin_deadline
+    try:
         return solver.best_move(position)
     except OutOfTime:
-        return None if winner is None else (winner, None)
+        return winner, None

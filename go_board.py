@@ -98,10 +98,16 @@ def points_of(bits):
     return points
 
 
+def neighbours_of(bits):
+    """Every point orthogonally adjacent to a point of the bitboard (its own points included
+    only where they touch each other)."""
+    return (((bits << 1) & _NOT_LEFT) | ((bits >> 1) & _NOT_RIGHT)
+            | ((bits << SIZE) & FULL) | (bits >> SIZE))
+
+
 def dilate(bits):
     """The bitboard plus every point orthogonally adjacent to it."""
-    return (bits | ((bits << 1) & _NOT_LEFT) | ((bits >> 1) & _NOT_RIGHT)
-            | ((bits << SIZE) & FULL) | (bits >> SIZE))
+    return bits | neighbours_of(bits)
 
 
 BIT = [1 << p for p in range(NUM_POINTS)]

@@ -90,3 +90,20 @@ def test_time_use_takes_the_agents_side_of_every_game(tmp_path):
 def test_the_99th_percentile_is_a_nearest_rank():
     assert stats.percentile(list(range(1, 201)), 0.99) == 198
     assert stats.percentile([5.0], 0.99) == 5.0
+
+
+def test_reach_rows_show_median_worst_cap_and_node_rate():
+    rows = [{"python": "3.11.7", "plies_left": 14, "seconds": [1.0, 2.0, 6.0], "over_cap": 0,
+             "nodes": 900000, "positions": 3},
+            {"python": "3.7.16", "plies_left": 16, "seconds": [4.0, 30.0, 30.0], "over_cap": 2,
+             "nodes": 6400000, "positions": 3}]
+    assert bench.reach_section(rows, 30.0)[2:] == [
+        "| 3.11.7 | 14 | 3 | 2.000 | 6.000 | 0 | 100,000 |",
+        "| 3.7.16 | 16 | 3 | 30.000 | > cap | 2 | 100,000 |"]
+
+
+def test_reach_positions_come_from_recorded_games_at_the_ply_asked():
+    from tools import solver_reach
+    positions = solver_reach.recorded_positions(14, 5)
+    assert len(positions) == 5 and len({position.key() for position in positions}) == 5
+    assert all(position.ply == 11 and not position.is_over for position in positions)

@@ -3,7 +3,7 @@
 import time
 
 import endgame
-from go_board import BLACK, PASS, WHITE, Position, from_coord
+from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
 
 TWO_EYED_GROUPS = """
     X . X . X
@@ -19,6 +19,14 @@ BEFORE_BLACK_PLAYED_0_4 = """
     O O O O O
     O . O . O
     O O O O O"""
+
+# TWO_EYED_GROUPS before White's last stone at (4,4).
+BEFORE_WHITE_PLAYED_4_4 = """
+    X . X . X
+    X X X X X
+    O O O O O
+    O . O . O
+    O O O O ."""
 
 BOTH_CHAINS_IN_ATARI = """
     X X X X X
@@ -37,15 +45,9 @@ def test_exact_search_finds_the_winning_capture_and_its_margin():
 def test_pass_when_every_placement_is_worse_than_passing():
     # Black's only placements fill one of its own two eyes, after which White captures the
     # group at the last ply; passing only lets White fill an eye of its own.
-    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous="""
-        X . X . X
-        X X X X X
-        O O O O O
-        O . O . O
-        O O O O .""")
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
     # After the pass White fills an eye: 8 black against 14 white, 2 * (8 - 14) - 5 = -17.
     assert endgame.ExactSolver().best_move(position) == (PASS, -17)
-    assert endgame.choose_endgame_move(position) == (PASS, -17)
 
 
 def test_placement_preferred_when_it_beats_passing():
@@ -82,12 +84,15 @@ def test_choose_endgame_move_declines_early_positions_and_expired_deadlines():
     assert endgame.choose_endgame_move(position, cpu_deadline=time.process_time() - 1) is None
 
 
-def test_winning_placement_is_found_by_null_windows_alone():
+def test_winning_move_is_found_by_the_boolean_search_alone():
     position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
-    assert endgame.ExactSolver().winning_placement(position) == from_coord(3, 3)
+    assert endgame.ExactSolver().winning_move(position) == from_coord(3, 3)
+    assert endgame.ExactSolver().mover_wins(position)
     losing = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23,
                                 previous=BEFORE_BLACK_PLAYED_0_4)
-    assert endgame.ExactSolver().winning_placement(losing) is None
+    assert endgame.ExactSolver().winning_move(losing) is None
+    assert not endgame.ExactSolver().mover_wins(losing)
+
 
 
 def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatch):
@@ -112,6 +117,49 @@ TWO_CAPTURES = """
 def test_children_come_biggest_capture_first():
     position = Position.from_text(TWO_CAPTURES, to_move=WHITE, ply=7)
     own, opp, prev_own, prev_opp = position.mover_view()
-    points = [point for point, _, _ in endgame.ExactSolver().children(own, opp, prev_own, prev_opp)]
+    points = [move[0] for move in endgame.ExactSolver().children(own, opp, prev_own, prev_opp,
+                                                                  MAX_PLY + 1 - position.ply)]
     assert points[:2] == [from_coord(0, 2), from_coord(0, 3)]
     assert sorted(points) == sorted(position.legal_placements())
+
+
+# White to move at ply 22, three plies left, every move proven lost. Black's last move was
+# (4,1), capturing a white stone at (4,0).
+WHITE_LOST_AT_PLY_22 = """
+    . X X . .
+    X . X X X
+    . X . O O
+    X O . . O
+    . X . O ."""
+BEFORE_BLACK_TOOK_4_0 = """
+    . X X . .
+    X . X X X
+    . X . O O
+    X O . . O
+    O . . O ."""
+
+
+def test_best_try_leaves_the_opponent_the_fewest_winning_replies():
+    position = Position.from_text(WHITE_LOST_AT_PLY_22, to_move=WHITE, ply=22,
+                                  previous=BEFORE_BLACK_TOOK_4_0)
+    solver = endgame.ExactSolver()
+    assert not solver.mover_wins(position)
+    # Against perfect play White's best is (3,2), losing by half a point (margin -1), but after
+    # it 7 of Black's 9 moves still win. After (4,2), which puts (4,1) in atari, only Black's
+    # (3,2) wins: every other Black move lets White come back.
+    assert solver.best_move(position) == (from_coord(3, 2), -1)
+    winning_replies = {}
+    for move in (from_coord(3, 2), from_coord(4, 2)):
+        after = position.play(move)
+        winning_replies[move] = [reply for reply, child in solver.root_moves(after)
+                                 if solver.move_wins(after, child)]
+    assert len(winning_replies[from_coord(3, 2)]) == 7
+    assert winning_replies[from_coord(4, 2)] == [from_coord(3, 2)]
+    assert endgame.ExactSolver().best_try(position) == from_coord(4, 2)
+    assert endgame.choose_endgame_move(position) == (from_coord(4, 2), None)
+
+
+def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
+    # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing).
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
+    assert endgame.choose_endgame_move(position) == (endgame.ExactSolver().best_try(position), None)

@@ -140,8 +140,10 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
 
 def test_the_solver_table_lasts_until_a_new_game():
     engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    # Five plies left: the exact search keeps proofs from three plies left up (the last two are
+    # answered without the table).
     engine.position = go_board.Position.from_text(
-        LAST_PLY, go_board.WHITE, go_board.MAX_PLY - 2, previous=LAST_PLY_BEFORE)
+        LAST_PLY, go_board.WHITE, go_board.MAX_PLY - 4, previous=LAST_PLY_BEFORE)
     table = engine.solver_table
     converse(["genmove w"], engine)
     assert engine.solver_table is table and table  # the search filled the kept table

@@ -544,27 +544,28 @@ MIDGAME = """
     . X X O .
     . X O O .
     . . . . ."""
-# Black to move at ply 15 with 16 empty points: the exact search starts (10 plies left) but
-# runs out of its share of the budget, and MCTS takes over with what is left.
+# Black to move at ply 13 with 21 empty points: the exact search starts (12 plies left) but its
+# proof (about 1.7 s of CPU on Python 3.11, 2026-11-22) runs out of its share of the budget,
+# and MCTS takes over with what is left.
 ENDGAME_BEFORE = """
     . . . . .
     . X . . .
     . X O . .
-    . X O . .
-    . . X . ."""
+    . . . . .
+    . . . . ."""
 ENDGAME = """
     . . . . .
     . X . . .
     . X O O .
-    . X O . .
-    . . X . ."""
+    . . . . .
+    . . . . ."""
 CPU_MARGIN = 0.3
 # (ply, boards, LITTLEGO_MOVE_CPU, the move's budget): 0.4 is below the agent's smallest
 # budget, MIN_SEARCH_CPU + EXIT_RESERVE_CPU = 0.45, so that run gets exactly the floor.
 SEARCH_RUNS = {
     "midgame": (9, MIDGAME_BEFORE, MIDGAME, 1.0, 1.0),
-    "exact search times out": (15, ENDGAME_BEFORE, ENDGAME, 1.0, 1.0),
-    "floor budget": (15, ENDGAME_BEFORE, ENDGAME, 0.4, 0.45),
+    "exact search times out": (13, ENDGAME_BEFORE, ENDGAME, 1.0, 1.0),
+    "floor budget": (13, ENDGAME_BEFORE, ENDGAME, 0.4, 0.45),
 }
 
 

@@ -4,8 +4,9 @@ Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...] [-
 
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
-workers and the wall time of a move at a fixed CPU budget; exact-solver CPU by plies left
-(median and worst of 20 seeded positions each); and, when given, the time use of a
+workers and the wall time of a move at a fixed CPU budget; the exact search's reach (CPU of the
+win/loss proof on positions from recorded games, by plies left, in this Python and in the
+grader's Python 3.7, see tools/solver_reach.py); and, when given, the time use of a
 `tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
 and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
 rung's full summary). Every speed figure is a median of repeats
@@ -15,9 +16,9 @@ measured side by side in this one run.
 import argparse
 import datetime
 import glob
+import json
 import os
 import platform
-import random
 import statistics
 import subprocess
 import sys
@@ -25,7 +26,6 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import endgame  # noqa: E402
 import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
@@ -33,14 +33,14 @@ from mcts.stopping import StopRules  # noqa: E402
 from my_player import tree_cpu_seconds  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
+from tools import solver_reach  # noqa: E402
 from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "benchmarks.md")
 # A middle-game position: the book's main line, then plies 4-6 played out.
 SEARCH_LINE = [(2, 2), (1, 2), (2, 1), (1, 1), (3, 2), (1, 3)]
-SOLVER_PLIES_LEFT = range(4, endgame.EXACT_PLIES_LEFT + 1)
-SOLVER_CAP_CPU = 8.5  # the default move budget: slower than this is useless in a game
+GRADER_PYTHON = "3.7"
 # Playouts per CPU second when the strength issue was opened (make bench-engine, Python 3.11).
 ISSUE_START_PLAYOUTS = {"uniform random": 28690, "agent (knowledge)": 7831}
 PLAYOUT_TARGET_RATIO = 1.5
@@ -134,33 +134,44 @@ def search_section(repeats, move_cpu):
     return rows
 
 
-def random_position(rng, ply):
-    position = go_board.Position()
-    while position.ply < ply:
-        placements = position.legal_placements()
-        position = position.play(rng.choice(placements) if placements else go_board.PASS)
-        if position.is_over:
-            position = go_board.Position()
-    return position
+def grader_python():
+    """The grader's Python (3.7) as pyenv has it, or None when pyenv or the version is missing."""
+    try:
+        versions = subprocess.run(["pyenv", "versions", "--bare"], stdout=subprocess.PIPE,
+                                  universal_newlines=True).stdout.split()
+        version = next(v for v in versions if v.startswith(GRADER_PYTHON + "."))
+        prefix = subprocess.run(["pyenv", "prefix", version], stdout=subprocess.PIPE,
+                                universal_newlines=True, check=True).stdout.strip()
+    except (OSError, StopIteration, subprocess.CalledProcessError):
+        return None
+    return os.path.join(prefix, "bin", "python")
 
 
-def solver_section(samples):
-    rng = random.Random(2026)
-    # No move means: no win proven within the cap, nor exact margins within
-    # endgame.MARGIN_SEARCH_CPU more (a lost position), so MCTS plays the move.
-    rows = ["| plies left | median CPU (s) | worst CPU (s) | left to MCTS (cap {:.1f} s) |".format(
-        SOLVER_CAP_CPU), "| --- | --- | --- | --- |"]
-    for plies_left in SOLVER_PLIES_LEFT:
-        times, unfinished = [], 0
-        for _ in range(samples):
-            position = random_position(rng, go_board.MAX_PLY + 1 - plies_left)
-            started = time.process_time()
-            if endgame.choose_endgame_move(position, started + SOLVER_CAP_CPU) is None:
-                unfinished += 1
-            times.append(time.process_time() - started)
-        rows.append("| {} | {:.3f} | {:.3f} | {} of {} |".format(
-            plies_left, statistics.median(times), max(times), unfinished, samples))
+def reach_rows(positions, cap):
+    """tools/solver_reach.py's rows: in this interpreter, then in the grader's as a subprocess."""
+    rows = [solver_reach.measure_row(plies_left, positions, cap)
+            for plies_left in solver_reach.PLIES_LEFT]
+    python37 = grader_python()
+    if python37 is not None:
+        output = subprocess.run([python37, os.path.join(REPO, "tools", "solver_reach.py"),
+                                 "--positions", str(positions), "--cap", str(cap)],
+                                stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+        rows += [json.loads(line) for line in output.splitlines() if line.strip()]
     return rows
+
+
+def reach_section(rows, cap):
+    """Median and worst CPU of the win/loss proof per row, capped proofs counted, node rates."""
+    table = ["| Python | plies left | positions | median CPU (s) | worst CPU (s) | over the {:.0f} s cap "
+             "| nodes per CPU second |".format(cap), "| --- | --- | --- | --- | --- | --- | --- |"]
+    for row in rows:
+        seconds = row["seconds"]
+        worst = max(seconds)
+        table.append("| {} | {} | {} | {:.3f} | {} | {} | {:,.0f} |".format(
+            row["python"], row["plies_left"], row["positions"], statistics.median(seconds),
+            "> cap" if row["over_cap"] else "{:.3f}".format(worst), row["over_cap"],
+            row["nodes"] / sum(seconds)))
+    return table
 
 
 def file_section(path):
@@ -179,7 +190,7 @@ def main(argv=None):
                         "CPU and wall per move and CPU per game over its games (repeatable)")
     parser.add_argument("--out", default=DOC)
     args = parser.parse_args(argv)
-    repeats, samples = (1, 3) if args.quick else (5, 20)
+    repeats, reach_positions = (1, 3) if args.quick else (5, solver_reach.POSITIONS)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     lines = ["# Benchmarks", "",
@@ -194,8 +205,9 @@ def main(argv=None):
                  lambda: engine_section(rates)),
                 ("Search: the same CPU per move with 1 and 2 workers, early stops off (merged visit counts)",
                  lambda: search_section(repeats, 4.0)),
-                ("Exact endgame (`endgame.choose_endgame_move`), {} seeded random positions per row"
-                 .format(samples), lambda: solver_section(samples))]
+                ("Exact search reach: the win/loss proof on {} positions from recorded games per row"
+                 .format(reach_positions), lambda: reach_section(
+                     reach_rows(reach_positions, solver_reach.CAP_CPU), solver_reach.CAP_CPU))]
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
