@@ -181,11 +181,17 @@ def search_move(position, budget_end, settings):
         stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS))
     details = {"simulations": simulations, "workers": workers_used,
                "candidates": candidates(children)}
+    return searched_move(position, children), details
+
+
+def searched_move(position, children):
+    """The move the search's merged root statistics choose (the book's builder uses it too):
+    the best placement, a pass only when the pass rule allows it; None without children."""
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     if passing and (not placements or endgame.search_may_pass(position, passing[0])):
-        return PASS, details
-    return (core.best_action(placements) if placements else None), details
+        return PASS
+    return core.best_action(placements) if placements else None
 
 
 def mover_margin(position):

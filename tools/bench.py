@@ -6,7 +6,8 @@ Sections: the targets of the strength issue, each marked met or missed (by how m
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; the exact search's reach (CPU of the
 win/loss proof on positions from recorded games, by plies left, in this Python and in the
-grader's Python 3.7, see tools/solver_reach.py); and, when given, the time use of a
+grader's Python 3.7, see tools/solver_reach.py); the opening book's size and CPU to load and look
+up on Python 3.7; and, when given, the time use of a
 `tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
 and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
 rung's full summary). Every speed figure is a median of repeats
@@ -34,13 +35,13 @@ from my_player import tree_cpu_seconds  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
 from tools import solver_reach  # noqa: E402
+from tools.grader_python import grader_python  # noqa: E402
 from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "benchmarks.md")
 # A middle-game position: the book's main line, then plies 4-6 played out.
 SEARCH_LINE = [(2, 2), (1, 2), (2, 1), (1, 1), (3, 2), (1, 3)]
-GRADER_PYTHON = "3.7"
 # Playouts per CPU second when the strength issue was opened (make bench-engine, Python 3.11).
 ISSUE_START_PLAYOUTS = {"uniform random": 28690, "agent (knowledge)": 7831}
 PLAYOUT_TARGET_RATIO = 1.5
@@ -134,19 +135,6 @@ def search_section(repeats, move_cpu):
     return rows
 
 
-def grader_python():
-    """The grader's Python (3.7) as pyenv has it, or None when pyenv or the version is missing."""
-    try:
-        versions = subprocess.run(["pyenv", "versions", "--bare"], stdout=subprocess.PIPE,
-                                  universal_newlines=True).stdout.split()
-        version = next(v for v in versions if v.startswith(GRADER_PYTHON + "."))
-        prefix = subprocess.run(["pyenv", "prefix", version], stdout=subprocess.PIPE,
-                                universal_newlines=True, check=True).stdout.strip()
-    except (OSError, StopIteration, subprocess.CalledProcessError):
-        return None
-    return os.path.join(prefix, "bin", "python")
-
-
 def reach_rows(positions, cap):
     """tools/solver_reach.py's rows: in this interpreter, then in the grader's as a subprocess."""
     rows = [solver_reach.measure_row(plies_left, positions, cap)
@@ -172,6 +160,48 @@ def reach_section(rows, cap):
             "> cap" if row["over_cap"] else "{:.3f}".format(worst), row["over_cap"],
             row["nodes"] / sum(seconds)))
     return table
+
+
+# What a move costs the agent in book reading (my_player reads the file twice: `answered_plies`
+# for the time manager, `lookup` for the move), then one lookup at ply 6, timed inside a fresh
+# Python 3.7 (the grader's).
+BOOK_TIMING_SCRIPT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import go_board
+started = time.process_time()
+import opening_book
+opening_book.answered_plies()
+book = opening_book.load()
+loaded = time.process_time()
+position = go_board.Position()
+for text in sys.argv[2].split():
+    position = position.play(opening_book.parse_answer(text))
+opening_book.lookup(position, book)
+done = time.process_time()
+print(json.dumps({"load": loaded - started, "lookup": done - loaded, "entries": len(book)}))
+"""
+BOOK_TIMING_LINE = "2,2 1,2 2,1 1,1 3,2"
+BOOK_CPU_TARGET = 0.05
+
+
+def book_section(repeats):
+    """The opening book's size and its cost at move time on the grader's Python."""
+    python = grader_python()
+    path = os.path.join(REPO, "opening_book.json")
+    if python is None:
+        return ["Python 3.7 not found (pyenv or PATH): not measured."]
+    runs = [json.loads(subprocess.run(
+        [python, "-c", BOOK_TIMING_SCRIPT, REPO, BOOK_TIMING_LINE], stdout=subprocess.PIPE,
+        check=True, universal_newlines=True).stdout) for _ in range(repeats)]
+    load = statistics.median(run["load"] for run in runs)
+    lookup = statistics.median(run["lookup"] for run in runs)
+    return ["| entries | file size | reading it (twice) CPU (s) | lookup at ply 6 CPU (s) | total "
+            "| target |",
+            "| --- | --- | --- | --- | --- | --- |",
+            "| {} | {:,} bytes | {:.4f} | {:.4f} | {:.4f} | <= {} s: {} |".format(
+                runs[0]["entries"], os.path.getsize(path), load, lookup, load + lookup,
+                BOOK_CPU_TARGET, "met" if load + lookup <= BOOK_CPU_TARGET else "missed")]
 
 
 def file_section(path):
@@ -207,7 +237,9 @@ def main(argv=None):
                  lambda: search_section(repeats, 4.0)),
                 ("Exact search reach: the win/loss proof on {} positions from recorded games per row"
                  .format(reach_positions), lambda: reach_section(
-                     reach_rows(reach_positions, solver_reach.CAP_CPU), solver_reach.CAP_CPU))]
+                     reach_rows(reach_positions, solver_reach.CAP_CPU), solver_reach.CAP_CPU)),
+                ("Opening book at move time: a fresh Python 3.7 loads it and looks up a ply-6 "
+                 "position (median of {})".format(repeats), lambda: book_section(repeats))]
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))

@@ -30,11 +30,8 @@ UNKNOWN = None
 
 def proven_win(position, cpu_seconds):
     """True/False: the side to move wins/loses under exact play; None when not proven in time."""
-    solver = endgame.ExactSolver(time.process_time() + cpu_seconds)
     try:
-        if solver.winning_placement(position) is not None:
-            return True
-        return solver.pass_value(position, 0, 1) > 0
+        return endgame.ExactSolver(time.process_time() + cpu_seconds).mover_wins(position)
     except endgame.OutOfTime:
         return UNKNOWN
 
