@@ -1,7 +1,6 @@
 """tools/soak.py: each metered agent move judged again by the referee's rules, and one short
 soak end to end (slow)."""
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -11,10 +10,9 @@ import pytest
 
 from referee_support import REPO
 
+from tools import soak
+
 SOAK_PATH = os.path.join(REPO, "tools", "soak.py")
-spec = importlib.util.spec_from_file_location("soak", SOAK_PATH)
-soak = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(soak)
 
 EMPTY = ["00000"] * 5
 # Black's stone at 2,2; White to move.

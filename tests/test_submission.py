@@ -32,7 +32,6 @@ from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAY
 
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 CPU_METER = os.path.join(REPO, "tools", "cpu_meter.py")
-PYTHON37_PATH = "/root/.pyenv/versions/3.7.16/bin/python3.7"
 
 # A small budget keeps the match affordable.
 MOVE_CPU = 0.75
@@ -41,30 +40,14 @@ CPU_MARGIN = 0.1
 GAMES_PER_COLOUR = 10
 
 from tools import make_submission  # noqa: E402
-
-
-def python37():
-    """The real Python 3.7 executable (not a version-manager shim), or None."""
-    for candidate in (shutil.which("python3.7"), PYTHON37_PATH):
-        if not candidate:
-            continue
-        try:
-            done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2] == "
-                                   "(3, 7)); print(sys.executable)"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
-        except OSError:
-            continue
-        lines = done.stdout.split()
-        if done.returncode == 0 and lines[0] == "True":
-            return lines[1]
-    return None
+from tools.grader_python import grader_python  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def grader_env(tmp_path_factory):
     """The environment of a graded run: `python3` is 3.7, numpy and psutil do not import."""
     root = tmp_path_factory.mktemp("grader")
-    interpreter = python37()
+    interpreter = grader_python()
     if interpreter is None:
         interpreter = os.path.realpath(sys.executable)
         warnings.warn("Python 3.7 not found: the bundle runs on {} {}.{} instead".format(

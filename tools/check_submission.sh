@@ -4,7 +4,7 @@
 #
 # Usage: tools/check_submission.sh [GAMES_PER_COLOUR]     (default 10; `make submission` first)
 #   SUBMISSION=DIR  the bundle's directory (default dist/submission)
-#   PYTHON37=PATH   the Python 3.7 to play on (default: python3.7, else pyenv's 3.7.16)
+#   PYTHON37=PATH   the Python 3.7 to play on (default: tools/grader_python.py's)
 #
 # The game directory is a new, empty temporary one that receives only the submission's files,
 # tools/course_driver.sh, and host.py with the referee package it imports. `python3` there is
@@ -30,7 +30,7 @@ fi
 
 # The real executable, not a version manager's shim: a shim's own CPU would count as ours.
 py=
-for candidate in ${PYTHON37:-} python3.7 /root/.pyenv/versions/3.7.16/bin/python3.7; do
+for candidate in ${PYTHON37:-} $(python3 "$repo/tools/grader_python.py" 2>/dev/null); do
     py=$("$candidate" -c 'import sys; print(sys.executable if sys.version_info[:2] == (3, 7) else "")' 2>/dev/null) || py=
     [ -n "$py" ] && break
 done

@@ -33,19 +33,20 @@ import time
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TOOLS)
-sys.path[:0] = [REPO, TOOLS]
+sys.path.insert(0, REPO)
 
 import go_board  # noqa: E402
-from driver_match import DRIVER, percentile  # noqa: E402
 from referee import judge, rules  # noqa: E402
 from referee.proctree import run_limited  # noqa: E402
+from referee.stats import percentile  # noqa: E402
+from tools.driver_match import DRIVER  # noqa: E402
+from tools.grader_python import VERSION_TEXT, grader_python  # noqa: E402
 
 AGENT = os.path.join(REPO, "my_player.py")
 OPPONENT_RUNNER = os.path.join(REPO, "opponents", "run.py")
 HOST = os.path.join(REPO, "host.py")
 SELF = "self"
 DEFAULT_OPPONENTS = "random,alphabeta4," + SELF
-GRADER_PYTHON = "3.7"
 # The issue's targets: no move above this CPU, by either meter.
 TARGET_MAX_CPU = 9.0
 # The grader's limit, enforced by the meter; the wall limit only stops a hung agent.
@@ -53,21 +54,6 @@ MOVE_CPU_LIMIT = 10.0
 MOVE_WALL_LIMIT = 120.0
 METER_COMMAND = "meter"
 MOVES_LOG = "agent_moves.jsonl"
-
-
-def grader_python():
-    """The newest Python 3.7 pyenv knows, else `python3.7` on PATH, else None."""
-    try:
-        versions = subprocess.run(["pyenv", "versions", "--bare"], stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, universal_newlines=True).stdout
-        found = [v for v in versions.split() if v.startswith(GRADER_PYTHON + ".")]
-        if found:
-            prefix = subprocess.run(["pyenv", "prefix", found[-1]], stdout=subprocess.PIPE,
-                                    universal_newlines=True, check=True).stdout.strip()
-            return os.path.join(prefix, "bin", "python" + GRADER_PYTHON)
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return shutil.which("python" + GRADER_PYTHON)
 
 
 def meter(argv):
@@ -249,7 +235,7 @@ def main(argv):
     if args.python is None:
         args.python = grader_python()
     if args.python is None:
-        parser.error("no Python {} found (pyenv or PATH): give --python".format(GRADER_PYTHON))
+        parser.error("no Python {} found (pyenv or PATH): give --python".format(VERSION_TEXT))
     os.makedirs(args.out, exist_ok=True)
     games, played = [], 0
     with open(os.path.join(args.out, "moves.jsonl"), "w") as log:
