@@ -27,6 +27,7 @@ import pytest
 
 import go_board
 import my_player
+import opening_book
 from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO,
                              input_text)
 
@@ -289,9 +290,14 @@ CENTRE_STONE = """
 """
 
 
+# White's answer to the centre, as the committed book has it (the book is rebuilt by make book).
+BOOK_ANSWER_TO_CENTRE = go_board.move_to_text(
+    opening_book.lookup(go_board.Position().play(go_board.from_coord(2, 2))))
+
+
 @pytest.mark.parametrize("colour, previous, current, move, source", [
     (1, EMPTY, EMPTY, "2,2", "centre rule"),
-    (2, EMPTY, CENTRE_STONE, "3,2", "book"),
+    (2, EMPTY, CENTRE_STONE, BOOK_ANSWER_TO_CENTRE, "book"),
     (2, LAST_PLY_BEFORE, LAST_PLY, "0,2", "exact"),
     (2, BLACK_PASSED, BLACK_PASSED, "PASS", "winning pass"),
 ], ids=["first move", "opening book", "last-ply capture", "pass after a pass"])
