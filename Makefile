@@ -84,7 +84,8 @@ bench-engine: $(STAMP)
 bench: $(STAMP)
 	$(PY) tools/bench.py $(if $(wildcard $(RUNS)/driver-match/summary.txt),--driver-run $(RUNS)/driver-match) \
 	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder) \
-	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default --time-use $(RUNS)/ladder-default)
+	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default --time-use $(RUNS)/ladder-default) \
+	    $(if $(wildcard $(RUNS)/soak/summary.json),--soak $(RUNS)/soak) $(BENCH_ARGS)
 
 # The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
 LADDER_ARGS ?= --games 100 --move-cpu 1.0 --game-cpu 8 --parallel 2 --seed 2

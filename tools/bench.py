@@ -1,6 +1,7 @@
 """The benchmark set: re-creates docs/benchmarks.md with the figures and the commands.
 
-Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...] [--time-use DIR ...]
+Usage: python3 tools/bench.py [--quick] [--reach-positions 30] [--driver-run DIR] [--ladder DIR ...]
+                              [--time-use DIR ...] [--soak DIR]
 
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
@@ -204,6 +205,25 @@ def book_section(repeats):
                 BOOK_CPU_TARGET, "met" if load + lookup <= BOOK_CPU_TARGET else "missed")]
 
 
+def soak_section(soak_dir):
+    """The figures of a `make soak` run (its summary.json): the issue's counts and CPU per move."""
+    with open(os.path.join(soak_dir, "summary.json")) as handle:
+        summary = json.load(handle)
+    rows = ["| measure | value |", "| --- | --- |"]
+    rows.append("| agent moves (games) | {} ({}) |".format(summary["moves"], summary["games"]))
+    rows.append("| moves by opponent | {} |".format(", ".join(
+        "{} {}".format(name, count) for name, count in sorted(summary["moves_by_opponent"].items()))))
+    for key, label in (("cpu_exact_meter", "CPU per move, exact meter (s)"),
+                       ("cpu_time_rusage", "CPU per move, rusage of the reaped tree (s)")):
+        rows.append("| {} | max {:.2f}, 99th percentile {:.2f}, mean {:.2f} |".format(
+            label, summary[key]["max"], summary[key]["p99"], summary[key]["mean"]))
+    for key, label in (("over_target", "moves over 9.0 s"), ("missing_outputs", "missing outputs"),
+                       ("illegal_moves", "illegal moves"),
+                       ("leftover_processes", "leftover processes")):
+        rows.append("| {} | {} |".format(label, summary[key]))
+    return rows
+
+
 def file_section(path):
     with open(path) as handle:
         return ["```"] + handle.read().rstrip().splitlines() + ["```"]
@@ -212,15 +232,19 @@ def file_section(path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke run")
+    parser.add_argument("--reach-positions", type=int, default=solver_reach.POSITIONS,
+                        help="recorded positions per row of the reach table (default %(default)s; "
+                        "rows far from the end can take up to the cap each)")
     parser.add_argument("--driver-run", help="a tools/driver_match.py output directory")
     parser.add_argument("--ladder", action="append", default=[],
                         help="a tools/ladder.py output directory (repeatable)")
     parser.add_argument("--time-use", action="append", default=[],
                         help="a tools/ladder.py output directory at the default budget: the agent's "
                         "CPU and wall per move and CPU per game over its games (repeatable)")
+    parser.add_argument("--soak", help="a tools/soak.py output directory (summary.json)")
     parser.add_argument("--out", default=DOC)
     args = parser.parse_args(argv)
-    repeats, reach_positions = (1, 3) if args.quick else (5, solver_reach.POSITIONS)
+    repeats, reach_positions = (1, 3) if args.quick else (5, args.reach_positions)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     lines = ["# Benchmarks", "",
@@ -243,6 +267,9 @@ def main(argv=None):
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
+    if args.soak:
+        sections.append(("The soak ({}): agent moves at the default budget under the course "
+                         "driver loop".format(args.soak), lambda: soak_section(args.soak)))
     for ladder in args.time_use:
         sections.append(("Time use at the default budget, every game of {}".format(ladder),
                          lambda ladder=ladder: time_use_rows(ladder)))
