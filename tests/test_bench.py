@@ -52,6 +52,7 @@ def test_wins_by_the_opponents_resignation_have_their_own_column(tmp_path):
 
 def test_rate_text_gives_the_wilson_interval():
     assert ladder.rate_text(50, 50) == "50/50 = 100.0% [92.9, 100.0]"
+    assert ladder.rate_text(0, 0) == "-"  # the agent played one colour only
 
 
 def test_targets_are_met_only_when_the_interval_lower_bound_reaches_them(tmp_path):

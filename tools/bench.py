@@ -86,6 +86,8 @@ def targets_section(rates, ladders):
             if rung not in results:
                 continue
             wins, games = results[rung][colour]
+            if not games:
+                continue
             rows.append("| {} >= {:.0f}% against {} ({}) | {} | {} |".format(
                 "win rate as " + colour if colour != "both" else "win rate", 100 * target, rung,
                 ladder, rate_text(wins, games), win_verdict(wins, games, target)))

@@ -139,6 +139,9 @@ def ladder_results(ladder):
 
 
 def rate_text(wins, games):
+    """`wins/games = rate% [low, high]`, or a dash when no game was played (one colour only)."""
+    if not games:
+        return "-"
     low, high = wilson_interval(wins, games)
     return "{}/{} = {:.1f}% [{:.1f}, {:.1f}]".format(
         wins, games, 100.0 * wins / games, 100 * low, 100 * high)
