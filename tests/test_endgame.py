@@ -163,3 +163,22 @@ def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
     # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing).
     position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
     assert endgame.choose_endgame_move(position) == (endgame.ExactSolver().best_try(position), None)
+
+
+# White to move at ply 24 with no legal placement: Black's eyes and White's own last liberty at
+# (4,4) are all suicide. White leads 14 stones to 8.
+NO_WHITE_PLACEMENT = """
+    X . X . X
+    X X X X X
+    O O O O O
+    O O O O O
+    O O O O ."""
+
+
+def test_at_the_last_ply_a_pass_wins_when_ahead_even_without_a_legal_placement():
+    position = Position.from_text(NO_WHITE_PLACEMENT, to_move=WHITE, ply=24)
+    assert position.legal_placements() == []
+    own, opp, _, _ = position.mover_view()
+    # Inside the search (Black did not just pass): the last-ply answer must count the pass.
+    key = endgame.node_key(own, opp, 1, False, endgame.NO_KO)
+    assert endgame.ExactSolver().wins(own, opp, endgame.NO_KO, endgame.NO_KO, 14 - 8, False, 1, key)

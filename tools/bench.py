@@ -43,6 +43,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "benchmarks.md")
 # A middle-game position: the book's main line, then plies 4-6 played out.
 SEARCH_LINE = [(2, 2), (1, 2), (2, 1), (1, 1), (3, 2), (1, 3)]
+QUICK_REACH_CAP_CPU = 2.0  # per proof, for --quick smoke runs
 # Playouts per CPU second when the strength issue was opened (make bench-engine, Python 3.11).
 ISSUE_START_PLAYOUTS = {"uniform random": 28690, "agent (knowledge)": 7831}
 PLAYOUT_TARGET_RATIO = 1.5
@@ -153,7 +154,7 @@ def reach_rows(positions, cap):
 
 def reach_section(rows, cap):
     """Median and worst CPU of the win/loss proof per row, capped proofs counted, node rates."""
-    table = ["| Python | plies left | positions | median CPU (s) | worst CPU (s) | over the {:.0f} s cap "
+    table = ["| Python | plies left | positions | median CPU (s) | worst CPU (s) | over the {:g} s cap "
              "| nodes per CPU second |".format(cap), "| --- | --- | --- | --- | --- | --- | --- |"]
     for row in rows:
         seconds = row["seconds"]
@@ -246,7 +247,8 @@ def main(argv=None):
     parser.add_argument("--soak", help="a tools/soak.py output directory (summary.json)")
     parser.add_argument("--out", default=DOC)
     args = parser.parse_args(argv)
-    repeats, reach_positions = (1, 3) if args.quick else (5, args.reach_positions)
+    repeats, reach_positions, reach_cap = ((1, 3, QUICK_REACH_CAP_CPU) if args.quick
+                                           else (5, args.reach_positions, solver_reach.CAP_CPU))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     lines = ["# Benchmarks", "",
@@ -263,7 +265,7 @@ def main(argv=None):
                  lambda: search_section(repeats, 4.0)),
                 ("Exact search reach: the win/loss proof on {} positions from recorded games per row"
                  .format(reach_positions), lambda: reach_section(
-                     reach_rows(reach_positions, solver_reach.CAP_CPU), solver_reach.CAP_CPU)),
+                     reach_rows(reach_positions, reach_cap), reach_cap)),
                 ("Opening book at move time: a fresh Python 3.7 loads it and looks up a ply-6 "
                  "position (median of {})".format(repeats), lambda: book_section(repeats))]
     if args.driver_run:
