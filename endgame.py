@@ -23,7 +23,6 @@ cut-offs (a child already proven lost for its mover proves the node without sear
 import time
 
 import go_board
-from mcts.core import WIN
 from go_board import (BIT, FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
                       popcount)
 
@@ -359,11 +358,6 @@ class ExactSolver(object):
 def winning_pass(position):
     """The opponent just passed and we are ahead: passing ends the game with our win."""
     return position.ply > 1 and position.pass_ends_game and position.winner() == position.to_move
-
-
-def search_may_pass(position, pass_stats):
-    """MCTS passes only when the pass is proven to win: a pass costs a point like a lost stone."""
-    return pass_stats.solved == WIN
 
 
 def choose_endgame_move(position, cpu_deadline=None, table=None):

@@ -189,7 +189,9 @@ def searched_move(position, children):
     the best placement, a pass only when the pass rule allows it; None without children."""
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
-    if passing and (not placements or endgame.search_may_pass(position, passing[0])):
+    # The search passes only when the pass is proven to win: a pass costs a point like a lost
+    # stone, so a pass that merely looks good in playouts is never played.
+    if passing and (not placements or passing[0].solved == core.WIN):
         return PASS
     return core.best_action(placements) if placements else None
 

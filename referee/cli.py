@@ -10,10 +10,10 @@ import os
 import sys
 import time
 
+from referee.player import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
+
 MATCH, PLAY, SERVE = "match", "play", "serve"
 DEFAULT_GAMES = 10
-DEFAULT_MOVE_CPU = 10.0   # the grader's limit, CPU seconds of the whole process tree
-DEFAULT_MOVE_WALL = 30.0  # ours: a hung player must not stall a match forever
 EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
 
 PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND' run once "
@@ -38,7 +38,7 @@ def judge_parser():
 
 
 def add_limit_options(parser):
-    parser.add_argument("--move-cpu", type=float, default=DEFAULT_MOVE_CPU, metavar="SECONDS",
+    parser.add_argument("--move-cpu", type=float, default=GRADER_MOVE_CPU, metavar="SECONDS",
                         help="CPU limit per move, whole process tree (default %(default)s)")
     parser.add_argument("--move-wall", type=float, default=DEFAULT_MOVE_WALL, metavar="SECONDS",
                         help="wall-clock limit per move (default %(default)s)")

@@ -17,7 +17,7 @@ import tempfile
 from concurrent import futures
 
 from referee.game import play_game
-from referee.player import MoveLimits
+from referee.player import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU, MoveLimits
 from referee.players import make_player
 from referee.rules import BLACK, WHITE
 from referee.sgf import game_to_sgf
@@ -116,7 +116,8 @@ def print_progress(records, total, names):
     sys.stderr.flush()
 
 
-def run_match(player_a, player_b, games=10, parallel=1, move_cpu=10.0, move_wall=30.0,
+def run_match(player_a, player_b, games=10, parallel=1, move_cpu=GRADER_MOVE_CPU,
+              move_wall=DEFAULT_MOVE_WALL,
               seed=0, out_dir=None, show=False, builtin_players=None, progress=None,
               a_colour=None):
     """Play `games` games between two player specs (see players.make_player).

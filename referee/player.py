@@ -13,6 +13,11 @@ import collections
 END_TIME = "time"
 END_RESIGN = "resign"
 
+# The limits a move is judged by, unless a match says otherwise: the grader's CPU limit (the whole
+# process tree, ../shared/rules.md) and ours on wall time, so a hung player cannot stall a match.
+GRADER_MOVE_CPU = 10.0
+DEFAULT_MOVE_WALL = 30.0
+
 MoveLimits = collections.namedtuple("MoveLimits", "cpu wall")
 
 # line: output.txt's first line, or None when `failure` (a reason like END_TIME) says why not.

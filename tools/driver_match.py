@@ -108,7 +108,7 @@ def summarise(games):
     return "\n".join(lines)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--agent", default="python3 " + shlex.quote(os.path.join(REPO, "my_player.py")))
@@ -116,7 +116,7 @@ def main():
         shlex.quote(os.path.join(REPO, "opponents", "run.py"))))
     parser.add_argument("--host", default=os.path.join(REPO, "host.py"))
     parser.add_argument("--out", default=os.path.join(REPO, "runs", "driver-match"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     games = []
     with open(os.path.join(args.out, "moves.jsonl"), "w") as log:

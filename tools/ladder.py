@@ -39,7 +39,8 @@ sys.path.insert(0, REPO)
 
 from go_board import MAX_PLY  # noqa: E402
 from referee.match import run_match  # noqa: E402
-from referee.player import END_RESIGN  # noqa: E402
+from my_player import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU  # noqa: E402
+from referee.player import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU  # noqa: E402
 from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
 
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
@@ -48,8 +49,6 @@ AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEG
 GNUGO_ARGS = "--mode gtp --level 10"
 GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
 RELEASE_FILE = os.path.join(REPO, "release.json")
-# The grader's limit per move; our agent's own budget is --move-cpu, well inside it.
-REFEREE_MOVE_CPU = 10.0
 OUR_MOVES_PER_GAME = len(range(1, MAX_PLY + 1, 2))
 
 
@@ -184,8 +183,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per rung without a count")
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every rung's games")
-    parser.add_argument("--move-cpu", type=float, default=8.5)
-    parser.add_argument("--game-cpu", type=float, default=55.0)
+    parser.add_argument("--move-cpu", type=float, default=DEFAULT_MOVE_CPU)
+    parser.add_argument("--game-cpu", type=float, default=DEFAULT_GAME_CPU)
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--opponents", default=",".join(RUNGS))
@@ -202,8 +201,8 @@ def main(argv=None):
         print("== agent against {} ({} games, {} s CPU per move)".format(
             rung, games, args.move_cpu), flush=True)
         result = run_match(agent, opponent_spec(rung, args), games=games,
-                           parallel=args.parallel, move_cpu=REFEREE_MOVE_CPU,
-                           move_wall=max(30.0, 4 * args.move_cpu), seed=args.seed,
+                           parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
+                           move_wall=max(DEFAULT_MOVE_WALL, 4 * args.move_cpu), seed=args.seed,
                            out_dir=os.path.join(args.out, rung), a_colour=args.agent_colour)
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))

@@ -38,6 +38,7 @@ sys.path.insert(0, REPO)
 import go_board  # noqa: E402
 from referee import judge, rules  # noqa: E402
 from referee.proctree import run_limited  # noqa: E402
+from referee.player import GRADER_MOVE_CPU  # noqa: E402
 from referee.stats import percentile  # noqa: E402
 from tools.driver_match import DRIVER  # noqa: E402
 from tools.grader_python import VERSION_TEXT, grader_python  # noqa: E402
@@ -50,7 +51,7 @@ DEFAULT_OPPONENTS = "random,alphabeta4," + SELF
 # The targets: no move above this CPU, by either meter.
 TARGET_MAX_CPU = 9.0
 # The grader's limit, enforced by the meter; the wall limit only stops a hung agent.
-MOVE_CPU_LIMIT = 10.0
+MOVE_CPU_LIMIT = GRADER_MOVE_CPU
 MOVE_WALL_LIMIT = 120.0
 METER_COMMAND = "meter"
 MOVES_LOG = "agent_moves.jsonl"

@@ -69,15 +69,16 @@ def measure_row(plies_left, count, cap):
             "over_cap": over_cap, "nodes": nodes, "positions": len(positions)}
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies-left", type=int, nargs="+", default=list(PLIES_LEFT))
     parser.add_argument("--positions", type=int, default=POSITIONS)
     parser.add_argument("--cap", type=float, default=CAP_CPU, help="CPU seconds per proof")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for plies_left in args.plies_left:
         print(json.dumps(measure_row(plies_left, args.positions, args.cap)), flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
