@@ -1,30 +1,64 @@
 """Opening book: answers for plies 1-6 without search, looked up under the 8 symmetries.
 
 Start at `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
-canonical position (the smallest of its 8 symmetric images) to the answer in that frame;
-`lookup` maps the answer back to the board as given. A position the book does not hold
-returns None and goes to search. Plies 1-3 are answered in full (known results, else a long
-search); later plies only where an answer was learned from recorded games.
+canonical position (the smallest of its 8 symmetric images, see `position_key`) to an entry
+whose "move" is the answer in that frame; `lookup` maps the answer back to the board as given.
+The builder answers every position our own book moves can reach through ply 6 against every
+opponent reply, so a miss (None, the move goes to search) means the book is partial or the
+game left the book's lines through a position the build has not reached yet. Each entry also
+says where its answer came from (exact proof or search, with the budget); `lookup` reads only
+the move.
 """
 
 import json
 import os
 
 import go_board
+from go_board import KO, place_stone
 
 BOOK_PLIES = 6
 BOOK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opening_book.json")
+# The entry field `lookup` reads: the answer as output.txt writes it (`i,j` or PASS).
+MOVE = "move"
+# The state part of a key: what the previous board changes about the future (see `position_key`).
+OPPONENT_PASSED = "p"
+KO_BAN = "k"
 
 
-def position_key(position):
-    """The text key of one image: colour to move, then current and previous bitboards."""
-    return "{}:{}:{}:{}:{}".format(position.to_move, position.black, position.white,
-                                   position.prev_black, position.prev_white)
+def ko_point(position):
+    """The empty point simple ko forbids to the side to move now, or None.
+
+    A placement repeats the previous board only by re-taking the single stone just captured
+    from the mover, so the point is that stone's, and only when the ko rule is what forbids it.
+    """
+    own, opp, prev_own, prev_opp = position.mover_view()
+    lost = prev_own & ~own
+    if not lost or lost & (lost - 1):
+        return None
+    point = lost.bit_length() - 1
+    return point if place_stone(own, opp, point, prev_own, prev_opp) == KO else None
+
+
+def position_key(position, symmetry=0):
+    """The text key of one image: colour to move, the bitboards, then the state.
+
+    The previous board matters only through what it forbids or ends: the state is
+    OPPONENT_PASSED when a pass would end the game, KO_BAN and the point when simple ko forbids
+    one, else empty. Positions that differ only in a previous board that changes nothing
+    (transpositions) share a key and an answer.
+    """
+    if position.pass_ends_game:
+        state = OPPONENT_PASSED
+    else:
+        point = ko_point(position)
+        state = "" if point is None else KO_BAN + str(go_board.SYMMETRIC_POINT[symmetry][point])
+    return "{}:{}:{}:{}".format(position.to_move, go_board.transform_bits(position.black, symmetry),
+                                go_board.transform_bits(position.white, symmetry), state)
 
 
 def canonical(position):
     """`(key, symmetry)`: the smallest image's key and the symmetry that produces it."""
-    return min((position_key(position.transformed(symmetry)), symmetry)
+    return min((position_key(position, symmetry), symmetry)
                for symmetry in range(go_board.NUM_SYMMETRIES))
 
 
@@ -61,7 +95,8 @@ def lookup(position, book=None):
     if book is None:
         book = load()
     key, symmetry = canonical(position)
-    canonical_move = parse_answer(book.get(key))
+    found = book.get(key)
+    canonical_move = parse_answer(found.get(MOVE)) if isinstance(found, dict) else None
     if canonical_move is None:
         return None
     return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
@@ -80,6 +115,6 @@ def parse_answer(answer):
 
 
 def entry(position, move):
-    """The `(key, answer)` pair that `lookup` will map back to `move` for `position`."""
+    """The `(key, answer text)` pair that `lookup` will map back to `move` for `position`."""
     key, symmetry = canonical(position)
     return key, go_board.move_to_text(go_board.SYMMETRIC_POINT[symmetry][move])

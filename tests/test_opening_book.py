@@ -17,8 +17,7 @@ sys.path.insert(0, REPO_ROOT)
 
 import go_board  # noqa: E402
 import opening_book  # noqa: E402
-from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, Position, from_coord  # noqa: E402
-from step_storage import smallest_consistent_ply  # noqa: E402
+from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord  # noqa: E402
 
 CENTRE = from_coord(2, 2)
 # rules.md, "Known exact results": after B(2,2) and each White reply (up to symmetry), the
@@ -30,13 +29,22 @@ PROVEN_THIRD_MOVES = {
     (1, 2): [(2, 1), (2, 3)],
 }
 BOOK = opening_book.load()
+# The fields tools/build_book.py writes next to the move (the line that reaches the
+# position and where the answer came from).
+LINE, PLY, SOURCE = "line", "ply", "source"
+PROVEN_WIN, PROVEN_LOSS = "proven win", "proven loss"
+
+
+def position_after(line):
+    position = Position()
+    for text in line:
+        position = position.play(opening_book.parse_answer(text))
+    return position
 
 
 def book_position(key):
-    """The Position a book key stands for (the ply is the smallest the stones allow)."""
-    to_move, black, white, prev_black, prev_white = (int(field) for field in key.split(":"))
-    ply = smallest_consistent_ply(to_move, (black, white))
-    return Position(black, white, to_move, ply, prev_black, prev_white)
+    """The Position a book entry stands for: its line played from the empty board."""
+    return position_after(BOOK[key][LINE])
 
 
 def canonical_after(position, move):
@@ -88,14 +96,48 @@ def test_every_book_answer_is_legal_and_consistent_in_every_image(key):
 
 @pytest.mark.parametrize("key", sorted(BOOK))
 def test_every_entry_is_stored_under_its_canonical_key(key):
-    # An entry under any other image's key could never be found by lookup.
-    assert opening_book.canonical(book_position(key))[0] == key
+    # An entry under any other image's key could never be found by lookup; the line is
+    # written in the key's frame, so it reaches the key's own image.
+    position = book_position(key)
+    assert opening_book.position_key(position) == key
+    assert opening_book.canonical(position)[0] == key
 
 
 @pytest.mark.parametrize("key", sorted(BOOK))
 def test_every_entry_is_within_the_book_plies(key):
     # The agent only consults the book up to BOOK_PLIES, so later entries are dead weight.
-    assert book_position(key).ply <= opening_book.BOOK_PLIES
+    assert book_position(key).ply == BOOK[key][PLY] <= opening_book.BOOK_PLIES
+
+
+def after_black_centre(key):
+    line = BOOK[key][LINE]
+    return bool(line) and line[0] == "2,2"
+
+
+@pytest.mark.parametrize("key", sorted(BOOK))
+def test_no_proof_in_the_book_contradicts_rules_md(key):
+    # After B(2,2) Black wins whatever White does; after any other first move White wins.
+    position = book_position(key)
+    if position.ply == 1:
+        return
+    winner = BLACK if after_black_centre(key) else WHITE
+    source = BOOK[key][SOURCE]
+    if source == PROVEN_WIN:
+        assert position.to_move == winner
+    if source == PROVEN_LOSS:
+        assert position.to_move != winner
+
+
+def test_the_book_holds_every_white_reply_to_the_centre():
+    # Coverage by construction: 5 classes of White placements and the pass (ply 3).
+    position = Position().play(CENTRE)
+    for move in position.legal_moves():
+        assert opening_book.lookup(position.play(move), BOOK) is not None, move
+
+
+def test_the_book_answers_every_black_first_move_but_the_pass():
+    for move in Position().legal_placements():
+        assert opening_book.lookup(Position().play(move), BOOK) is not None, move
 
 
 MIDGAME = Position.from_text("""
@@ -111,7 +153,7 @@ def test_a_position_the_book_does_not_hold_gives_none():
     assert opening_book.lookup(MIDGAME, BOOK) is None
     # And an entry for a different position does not answer this one.
     other_key = opening_book.canonical(MIDGAME.play(from_coord(4, 4)))[0]
-    assert opening_book.lookup(MIDGAME, {other_key: "0,0"}) is None
+    assert opening_book.lookup(MIDGAME, {other_key: {"move": "0,0"}}) is None
 
 
 def test_the_default_book_is_the_file_next_to_the_module():
@@ -120,7 +162,7 @@ def test_the_default_book_is_the_file_next_to_the_module():
 
 
 CORRUPT_BOOKS = [
-    pytest.param(b"{\"positions\": {\"1:0:0:0:0\": \"2,2\"", id="truncated"),
+    pytest.param(b"{\"positions\": {\"1:0:0:p\": {\"move\": \"2,2\"}", id="truncated"),
     pytest.param(b"not json at all", id="not json"),
     pytest.param(b"", id="empty file"),
     pytest.param(b"\x89PNG\r\n\x1a\n\x00\xff\xfe", id="binary"),
@@ -150,10 +192,53 @@ def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
     assert opening_book.lookup(Position(), book) is None
 
 
-@pytest.mark.parametrize("answer", ["9,9", "-1,0", "2,2,1", "x", 22])
-def test_a_malformed_entry_is_treated_as_absent(answer):
+EMPTY_BOARD_KEY = "1:0:0:p"
+
+
+def test_the_empty_board_key_is_black_to_move_with_a_game_ending_pass():
+    assert opening_book.canonical(Position()) == (EMPTY_BOARD_KEY, 0)
+    assert opening_book.lookup(Position(), {EMPTY_BOARD_KEY: {"move": "2,2"}}) == CENTRE
+
+
+@pytest.mark.parametrize("entry", [{"move": "9,9"}, {"move": "-1,0"}, {"move": "2,2,1"},
+                                   {"move": "x"}, {"move": 22}, {}, "2,2", ["2,2"], None])
+def test_a_malformed_entry_is_treated_as_absent(entry):
     # One bad line in the book file must cost that entry, not the move.
-    assert opening_book.lookup(Position(), {"1:0:0:0:0": answer}) is None
+    assert opening_book.lookup(Position(), {EMPTY_BOARD_KEY: entry}) is None
+
+
+def test_transpositions_share_a_key():
+    # The same stones reached in two orders: the previous boards differ, nothing else does.
+    first = position_after(["2,2", "0,0", "2,3", "4,4"])
+    second = position_after(["2,3", "4,4", "2,2", "0,0"])
+    assert (first.prev_black, first.prev_white) != (second.prev_black, second.prev_white)
+    assert opening_book.canonical(first) == opening_book.canonical(second)
+
+
+def test_a_ko_ban_is_part_of_the_key():
+    # Black (0,1),(1,0),(2,1) and White (0,2),(1,3),(2,2) around (1,1) and (1,2); White plays
+    # into (1,1), Black takes it from (1,2): White may not retake at once.
+    position = Position()
+    for black, white in [((0, 1), (0, 2)), ((1, 0), (1, 3)), ((2, 1), (2, 2)), ((4, 4), (1, 1))]:
+        position = position.play(from_coord(*black)).play(from_coord(*white))
+    taken = position.play(from_coord(1, 2))
+    assert taken.white & (1 << from_coord(1, 1)) == 0
+    # White may not retake at (1,1) at once: simple ko.
+    assert not taken.is_legal(from_coord(1, 1))
+    assert opening_book.ko_point(taken) == from_coord(1, 1)
+    assert opening_book.position_key(taken).endswith(":k{}".format(from_coord(1, 1)))
+    # The same stones without the ban (White passed instead, then Black passed): no ko state.
+    same_stones = Position(taken.black, taken.white, WHITE, taken.ply, taken.black | 1, taken.white)
+    assert opening_book.ko_point(same_stones) is None
+    assert opening_book.position_key(same_stones).endswith(":")
+
+
+def test_an_opponent_pass_is_part_of_the_key():
+    # After White's pass Black's pass would end the game: a different future, a different key.
+    played = position_after(["2,2", "2,1"])
+    passed = position_after(["2,2", "PASS"])
+    assert opening_book.position_key(passed).endswith(":p")
+    assert opening_book.position_key(played).endswith(":")
 
 
 AGENT_SOURCES = ["my_player.py", "go_board.py", "endgame.py", "opening_book.py",
