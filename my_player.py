@@ -109,6 +109,12 @@ def search_move(position, budget_end, settings, report):
         sure_win_after=SURE_WIN_SIMULATIONS)
     report["simulations"] = simulations
     report["workers"] = workers_used
+    return searched_move(position, children)
+
+
+def searched_move(position, children):
+    """The move the search's merged root statistics choose (the book's builder uses it too):
+    the best placement, a pass only when the pass rule allows it; None without children."""
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     if passing and (not placements or endgame.search_may_pass(position, passing[0])):
