@@ -82,8 +82,9 @@ def load(path=BOOK_PATH):
 
 
 def answered_plies(path=BOOK_PATH):
-    """The last ply the book was built to answer (0 without a usable book): the time manager
-    counts our moves up to it as free."""
+    """The last ply through which the book answers every position our book moves can reach
+    (`built_with.max_ply`, which a partial build keeps up to date; 0 without a usable book):
+    the time manager counts our moves up to it as free."""
     content = _read(path)
     built_with = content.get("built_with")
     max_ply = built_with.get("max_ply") if isinstance(built_with, dict) else None

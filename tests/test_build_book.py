@@ -1,12 +1,18 @@
-"""Learning book answers from recorded games (`tools/build_book.py --learn`).
+"""The book's builder (`tools/build_book.py`): what it enumerates, how it answers, and resuming.
 
-Games are written as the referee records them (games.jsonl lines); the tallies fold the 8
-symmetries together, so two mirror-image games count for one canonical answer.
+The enumeration and the resume tests run the real `build` loop with a deterministic stand-in
+for the search job (`closest_to_centre_job`) and an executor that runs each job at once, so
+their results can be compared exactly; the real job is tested on its own with tiny budgets.
 """
 
+import concurrent.futures
 import json
 import os
+import signal
+import subprocess
 import sys
+
+import pytest
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
@@ -14,84 +20,218 @@ sys.path.insert(0, os.path.join(REPO_ROOT, "tools"))
 
 import build_book  # noqa: E402
 import go_board  # noqa: E402
+import my_player  # noqa: E402
 import opening_book  # noqa: E402
-from go_board import BLACK, WHITE, from_coord  # noqa: E402
+from go_board import BLACK, WHITE, Position, from_coord  # noqa: E402
 
-LEARNER = "cmd:python3 /somewhere/my_player.py"
-# The diagonal line: B centre, W diagonal, B the proven third move, W the other diagonal.
-DIAGONAL_LINE = ["2,2", "3,1", "3,2", "3,3"]
-# The same line mirrored left to right.
-MIRRORED_LINE = ["2,2", "3,3", "3,2", "3,1"]
+CENTRE = from_coord(2, 2)
 
 
-def record(moves, learner_colour, winner):
-    names = {BLACK: "alphabeta4", WHITE: "alphabeta4"}
-    names[learner_colour] = LEARNER
-    return {"black": names[BLACK], "white": names[WHITE], "winner": winner, "moves": moves}
+def closest_to_centre_job(line, solver_cpu, search_cpu, workers, seed):
+    """A deterministic job: the known answer, else the placement nearest the centre."""
+    position = build_book.position_after(line)
+    move = build_book.known_answer(position)
+    if move is None:
+        move = my_player.safe_move(position)
+    return {build_book.PLY: position.ply, build_book.LINE: list(line),
+            build_book.SOURCE: build_book.SEARCHED, build_book.SOLVER_CPU: solver_cpu,
+            opening_book.MOVE: go_board.move_to_text(move), build_book.CPU_USED: 1.0}
 
 
-def write_games(path, records):
-    with open(str(path), "w") as handle:
-        for item in records:
-            handle.write(json.dumps(item) + "\n")
-    return str(path)
+class InlineExecutor(object):
+    """Runs each job when it is submitted; after `stop_after` jobs, the next result is an
+    interrupt (as Ctrl-C in the middle of a build)."""
+
+    def __init__(self, stop_after=None):
+        self.stop_after = stop_after
+        self.submitted = 0
+
+    def submit(self, function, *args):
+        future = concurrent.futures.Future()
+        self.submitted += 1
+        if self.stop_after is not None and self.submitted > self.stop_after:
+            future.set_exception(KeyboardInterrupt())
+        else:
+            future.set_result(function(*args))
+        return future
 
 
-def position_after(moves):
-    position = go_board.Position()
-    for text in moves:
-        position = position.play(opening_book.parse_answer(text))
-    return position
+def build_args(tmp_path, max_ply, *options):
+    return build_book.parse_args(["--max-ply", str(max_ply), "--out", str(tmp_path / "book.json"),
+                                  "--jobs", "2"] + list(options))
 
 
-def test_tallies_fold_mirror_images_and_count_only_the_learners_moves(tmp_path):
-    games = write_games(tmp_path / "games.jsonl", [
-        record(DIAGONAL_LINE + ["4,2", "1,2"], BLACK, WHITE),
-        record(MIRRORED_LINE + ["4,2", "1,2"], BLACK, WHITE),
-        record(DIAGONAL_LINE + ["2,1", "1,2"], BLACK, BLACK),
-    ])
-    tallies = build_book.tally_answers([games], "my_player.py", 5, 6)
-    key, edge = opening_book.entry(position_after(DIAGONAL_LINE), from_coord(4, 2))
-    _, side = opening_book.entry(position_after(DIAGONAL_LINE), from_coord(2, 1))
-    # Ply 6 is White's (alphabeta4's) move: not the learner's, not tallied.
-    assert tallies == {key: {edge: [0, 2], side: [1, 1]}}
+def run_build(args, executor):
+    return build_book.build(args, executor, job=closest_to_centre_job, log=lambda message: None)
 
 
-def test_games_where_the_learner_plays_both_sides_or_neither_teach_nothing(tmp_path):
-    both = record(DIAGONAL_LINE + ["4,2"], BLACK, WHITE)
-    both["white"] = LEARNER
-    neither = record(DIAGONAL_LINE + ["4,2"], BLACK, WHITE)
-    neither["black"] = "random"
-    games = write_games(tmp_path / "games.jsonl", [both, neither])
-    assert build_book.tally_answers([games], "my_player.py", 1, 6) == {}
+def test_the_first_plies_hold_the_classes_rules_md_names(tmp_path):
+    # Ply 2: Black's 25 first moves in 6 classes (corner, (0,1), (0,2), (1,1), (1,2), centre);
+    # ply 3: after B(2,2), White's 24 placements in 5 classes, and White's pass.
+    book = run_build(build_args(tmp_path, 3), InlineExecutor())
+    assert build_book.coverage(book, build_book.reachable(book, 3)) == {
+        1: [1, 1], 2: [6, 6], 3: [6, 6]}
 
 
-def test_the_answer_with_the_best_lower_bound_is_learned_when_it_is_good_enough():
-    tallies = {
-        "clear": {"4,2": [0, 18], "2,1": [7, 7], "1,1": [2, 2]},
-        # 3 of 3 has a Wilson lower bound of 0.44: not enough evidence.
-        "thin": {"2,1": [3, 3]},
-        "losing": {"2,1": [2, 10], "1,1": [1, 6]},
-    }
-    assert build_book.learned_answers(tallies) == {"clear": ("2,1", 7, 7)}
+def test_ply_4_holds_every_black_reply_to_our_answer_folded(tmp_path):
+    # After B(2,2) W(2,1) the up-down mirror fixes both stones: Black's 23 placements fold into
+    # 3 on row 2 and 10 mirrored pairs, plus Black's pass: 14 positions for White at ply 4.
+    after_centre = Position().play(CENTRE)
+    key, answer = opening_book.entry(after_centre, from_coord(2, 1))
+    book = {key: {opening_book.MOVE: answer}}
+    by_ply = build_book.reachable(book, 4)
+    assert len(by_ply[4]) == 14
+    for line, position in by_ply[4].values():
+        assert line[:2] == ["2,2", "2,1"] and position.to_move == WHITE
 
 
-def test_learning_keeps_the_built_book_and_adds_answers_after_its_plies(tmp_path):
-    book_path = str(tmp_path / "book.json")
-    built = {"1:0:0:0:0": "2,2"}
-    with open(book_path, "w") as handle:
-        json.dump({"built_with": {"max_ply": 3}, "positions": built}, handle)
-    won = [record(DIAGONAL_LINE + ["2,1", "1,2", "1,1"], BLACK, BLACK) for _ in range(5)]
-    games = write_games(tmp_path / "games.jsonl", won)
-    sys_argv = sys.argv
-    sys.argv = ["build_book.py", "--learn", games, "--out", book_path]
-    try:
-        build_book.main()
-    finally:
-        sys.argv = sys_argv
-    book = opening_book.load(book_path)
-    # Ply 1 stays as built (learning starts after the built plies), ply 5 is learned.
-    assert book["1:0:0:0:0"] == "2,2"
-    assert opening_book.lookup(position_after(DIAGONAL_LINE), book) == from_coord(2, 1)
-    assert len(book) == 2
-    assert opening_book.answered_plies(book_path) == 3
+def test_the_enumeration_counts_through_ply_4_are_pinned(tmp_path):
+    # With the stand-in answers; any change in folding, passes or ko handling moves these.
+    book = run_build(build_args(tmp_path, 4), InlineExecutor())
+    counts = build_book.coverage(book, build_book.reachable(book, 4))
+    assert counts == {1: [1, 1], 2: [6, 6], 3: [6, 6], 4: [63, 63]}
+
+
+def test_an_interrupted_build_resumes_to_the_same_book(tmp_path):
+    for name in ("whole", "parts"):
+        (tmp_path / name).mkdir()
+    whole = run_build(build_args(tmp_path / "whole", 4), InlineExecutor())
+    args = build_args(tmp_path / "parts", 4)
+    with pytest.raises(KeyboardInterrupt):
+        run_build(args, InlineExecutor(stop_after=20))
+    # The file is a valid, partial book at the moment of the interrupt.
+    with open(args.out) as handle:
+        partial = json.load(handle)
+    assert 0 < len(partial["positions"]) < len(whole)
+    assert opening_book.lookup(Position(), opening_book.load(args.out)) == CENTRE
+    resumed_executor = InlineExecutor()
+    resumed = run_build(args, resumed_executor)
+    assert resumed == whole
+    # Only the missing answers were asked for again.
+    assert resumed_executor.submitted == len(whole) - len(partial["positions"])
+
+
+def test_the_book_file_says_how_far_it_is_complete(tmp_path):
+    args = build_args(tmp_path, 4)
+    with pytest.raises(KeyboardInterrupt):
+        run_build(args, InlineExecutor(stop_after=10))
+    # 1 + 6 + 6 positions through ply 3: ten answers complete ply 2 only.
+    assert opening_book.answered_plies(args.out) == 2
+    with open(args.out) as handle:
+        built_with = json.load(handle)["built_with"]
+    assert built_with["coverage"]["2"] == [6, 6] and built_with["target_ply"] == 4
+
+
+def test_answers_are_stored_in_the_frame_of_their_key(tmp_path):
+    book = run_build(build_args(tmp_path, 3), InlineExecutor())
+    for key, entry in book.items():
+        position = build_book.position_after(entry[build_book.LINE])
+        assert opening_book.position_key(position) == key
+        assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+
+
+def test_the_known_results_are_answered_without_search():
+    assert build_book.answer_job([], 5.0, 5.0, 1, 1) == {
+        build_book.PLY: 1, build_book.LINE: [], build_book.SOLVER_CPU: 0.0,
+        build_book.SOURCE: build_book.KNOWN, build_book.MARGIN: None,
+        opening_book.MOVE: "2,2", build_book.CPU_USED: 0.0}
+    entry = build_book.answer_job(["2,2", "4,4"], 5.0, 5.0, 1, 1)
+    # rules.md: after W(0,0), (2,3) or (3,2); W(4,4) is its mirror image.
+    assert entry[build_book.SOURCE] == build_book.KNOWN
+    assert entry[opening_book.MOVE] in ("2,1", "1,2")
+
+
+def test_a_searched_answer_records_its_search():
+    entry = build_book.answer_job(["2,2", "0,2"], 0.0, 0.2, 1, 7)
+    assert entry[build_book.SOURCE] == build_book.SEARCHED
+    search = entry[build_book.SEARCH]
+    assert search["cpu_per_worker"] == 0.2 and search["workers"] == 1
+    assert search["simulations"] > 0 and 0 < search["visit_share"] <= 1
+    assert 0 <= search["value"] <= 1
+    position = build_book.position_after(["2,2", "0,2"])
+    assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+
+
+# Ply 21, Black to move: Black has 13 stones and White 7 on a settled board; any sensible move
+# keeps a winning margin.
+LATE_GAME = """
+    X X X O .
+    X . X O O
+    X X X X O
+    X . X O .
+    X X X O O"""
+
+
+def test_a_position_the_solver_settles_is_a_proven_answer():
+    position = Position.from_text(LATE_GAME, to_move=BLACK, ply=21)
+    source, move, margin = build_book.proof(position, 30.0)
+    assert source == build_book.PROVEN_WIN
+    assert position.is_legal(move) and margin > 0
+    # Seen from White (same stones, White to move), every move loses.
+    lost = Position.from_text(LATE_GAME, to_move=WHITE, ply=22)
+    source, move, margin = build_book.proof(lost, 30.0)
+    assert source == build_book.PROVEN_LOSS and lost.is_legal(move) and margin < 0
+
+
+def test_a_solver_without_time_leaves_the_answer_to_search():
+    assert build_book.proof(Position().play(CENTRE), 0.0) is None
+
+
+def test_ply_budgets_parse_and_print_back():
+    assert build_book.ply_budgets("2=130,6=8.5") == {2: 130.0, 6: 8.5}
+    assert build_book.budgets_text({2: 130.0, 6: 8.5}) == "2=130,6=8.5"
+
+
+TINY_BUDGETS = ["--solver-cpu", "2=0.05,3=0.05", "--search-cpu", "2=0.2,3=0.2"]
+
+
+def tiny_build_command(out, *options):
+    return [sys.executable, os.path.join(REPO_ROOT, "tools", "build_book.py"), "--max-ply", "3",
+            "--out", str(out)] + TINY_BUDGETS + list(options)
+
+
+def read_positions(path):
+    with open(str(path)) as handle:
+        return json.load(handle)["positions"]
+
+
+def check_complete_through_ply_3(path):
+    positions = read_positions(path)
+    assert len(positions) == 13
+    for entry in positions.values():
+        position = build_book.position_after(entry[build_book.LINE])
+        assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+
+
+def test_a_killed_build_resumes_and_keeps_its_answers(tmp_path):
+    # The real jobs, in local processes: SIGTERM mid-build, then the same command again.
+    out = tmp_path / "book.json"
+    build = subprocess.Popen(tiny_build_command(out, "--jobs", "2"), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+    for line in build.stdout:
+        if line.startswith(b"ply 2 "):  # the first searched answer is written
+            break
+    build.send_signal(signal.SIGTERM)
+    output = build.communicate(timeout=60)[0]
+    assert build.returncode == 130, output
+    assert b"run the same command to resume" in output
+    before = read_positions(out)
+    assert 2 <= len(before) < 13
+    result = subprocess.run(tiny_build_command(out, "--jobs", "2"), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, timeout=120)
+    assert result.returncode == 0, result.stdout
+    assert "resuming: {} answers".format(len(before)).encode() in result.stdout
+    after = read_positions(out)
+    assert {key: after[key] for key in before} == before
+    check_complete_through_ply_3(out)
+
+
+@pytest.mark.ray
+def test_a_tiny_build_on_a_local_ray_instance(tmp_path):
+    # `make test-ray`: needs Ray (`make install-cluster`).
+    pytest.importorskip("ray")
+    out = tmp_path / "book.json"
+    result = subprocess.run(tiny_build_command(out, "--ray", "local"), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, timeout=600)
+    assert result.returncode == 0, result.stdout
+    check_complete_through_ply_3(out)
