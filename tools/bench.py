@@ -5,7 +5,8 @@ Usage: python3 tools/bench.py [--quick] [--driver-run DIR] [--ladder DIR ...] [-
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; exact-solver CPU by plies left
-(median and worst of 20 seeded positions each); and, when given, the time use of a
+(median and worst of 20 seeded positions each); the opening book's size and CPU to load and
+look up on Python 3.7; and, when given, the time use of a
 `tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
 and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
 rung's full summary). Every speed figure is a median of repeats
@@ -20,6 +21,7 @@ import math
 import os
 import platform
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -222,6 +224,60 @@ def solver_section(samples):
     return rows
 
 
+# Loading the book and one lookup at ply 6, timed inside a fresh Python 3.7 (the grader's).
+BOOK_TIMING_SCRIPT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import go_board
+started = time.process_time()
+import opening_book
+book = opening_book.load()
+loaded = time.process_time()
+position = go_board.Position()
+for text in sys.argv[2].split():
+    position = position.play(opening_book.parse_answer(text))
+opening_book.lookup(position, book)
+done = time.process_time()
+print(json.dumps({"load": loaded - started, "lookup": done - loaded, "entries": len(book)}))
+"""
+BOOK_TIMING_LINE = "2,2 1,2 2,1 1,1 3,2"
+BOOK_CPU_TARGET = 0.05
+
+
+def grader_python():
+    """The newest Python 3.7 on PATH or in pyenv, or None."""
+    try:
+        versions = subprocess.run(["pyenv", "versions", "--bare"], stdout=subprocess.PIPE,
+                                  universal_newlines=True).stdout.split()
+        found = sorted((v for v in versions if v.startswith("3.7.")),
+                       key=lambda v: [int(part) for part in v.split(".")])
+        if found:
+            prefix = subprocess.run(["pyenv", "prefix", found[-1]], stdout=subprocess.PIPE,
+                                    universal_newlines=True).stdout.strip()
+            return os.path.join(prefix, "bin", "python")
+    except OSError:
+        pass
+    return shutil.which("python3.7")
+
+
+def book_section(repeats):
+    """The opening book's size and its cost at move time on the grader's Python."""
+    python = grader_python()
+    path = os.path.join(REPO, "opening_book.json")
+    if python is None:
+        return ["Python 3.7 not found (pyenv or PATH): not measured."]
+    runs = [json.loads(subprocess.run(
+        [python, "-c", BOOK_TIMING_SCRIPT, REPO, BOOK_TIMING_LINE], stdout=subprocess.PIPE,
+        check=True, universal_newlines=True).stdout) for _ in range(repeats)]
+    load = statistics.median(run["load"] for run in runs)
+    lookup = statistics.median(run["lookup"] for run in runs)
+    return ["| entries | file size | load CPU (s) | lookup at ply 6 CPU (s) | total | target |",
+            "| --- | --- | --- | --- | --- | --- |",
+            "| {} | {:,} bytes | {:.4f} | {:.4f} | {:.4f} | <= {} s: {} |".format(
+                runs[0]["entries"], os.path.getsize(path), load, lookup, load + lookup,
+                BOOK_CPU_TARGET, _verdict(BOOK_CPU_TARGET - load - lookup, 0.0, " s"))]
+
+
 def file_section(path):
     with open(path) as handle:
         return ["```"] + handle.read().rstrip().splitlines() + ["```"]
@@ -254,7 +310,9 @@ def main():
                 ("Search: the same CPU per move with 1 and 2 workers (merged visit counts)",
                  lambda: search_section(repeats, 4.0)),
                 ("Exact endgame (`endgame.choose_endgame_move`), {} seeded random positions per row"
-                 .format(samples), lambda: solver_section(samples))]
+                 .format(samples), lambda: solver_section(samples)),
+                ("Opening book at move time: a fresh Python 3.7 loads it and looks up a ply-6 "
+                 "position (median of {})".format(repeats), lambda: book_section(repeats))]
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
