@@ -73,7 +73,7 @@ ladder-default: $(STAMP)
 
 # The opening book (tools/build_book.py): resumes an interrupted build (BOOK_ARGS=--fresh starts
 # over); prints each ply's size before it starts, and the CPU it took. Offline, so under PyPy
-# where installed: the same search does about 2.3 times the simulations per CPU second.
+# where installed: the same search does about twice the simulations per CPU second.
 BOOK_PYTHON ?= $(or $(shell command -v pypy3),$(PY))
 BOOK_ARGS ?= --jobs 2
 book: $(STAMP)

@@ -31,10 +31,11 @@ def closest_to_centre_job(line, solver_cpu, search_cpu, workers, seed):
     """A deterministic job: the known answer, else the placement nearest the centre."""
     position = build_book.position_after(line)
     move = build_book.known_answer(position)
+    source = build_book.KNOWN if move is not None else build_book.SEARCHED
     if move is None:
         move = my_player.safe_move(position)
     return {build_book.PLY: position.ply, build_book.LINE: list(line),
-            build_book.SOURCE: build_book.SEARCHED, build_book.SOLVER_CPU: solver_cpu,
+            build_book.SOURCE: source, build_book.SOLVER_CPU: solver_cpu,
             opening_book.MOVE: go_board.move_to_text(move), build_book.CPU_USED: 1.0}
 
 
@@ -71,6 +72,7 @@ def test_the_first_plies_hold_the_classes_rules_md_names(tmp_path):
     book = run_build(build_args(tmp_path, 3), InlineExecutor())
     assert build_book.coverage(book, build_book.reachable(book, 3)) == {
         1: [1, 1], 2: [6, 6], 3: [6, 6]}
+    assert sum(entry[build_book.SOURCE] == build_book.KNOWN for entry in book.values()) == 5
 
 
 def test_ply_4_holds_every_black_reply_to_our_answer_folded(tmp_path):
@@ -114,8 +116,9 @@ def test_an_interrupted_build_resumes_to_the_same_book(tmp_path):
 def test_the_book_file_says_how_far_it_is_complete(tmp_path):
     args = build_args(tmp_path, 4)
     with pytest.raises(KeyboardInterrupt):
-        run_build(args, InlineExecutor(stop_after=10))
-    # 1 + 6 + 6 positions through ply 3: ten answers complete ply 2 only.
+        run_build(args, InlineExecutor(stop_after=7))
+    # Known answers (ply 1, four at ply 3) need no job; 6 jobs at ply 2, 2 at ply 3: seven
+    # jobs complete ply 2 only.
     assert opening_book.answered_plies(args.out) == 2
     with open(args.out) as handle:
         built_with = json.load(handle)["built_with"]

@@ -14,7 +14,9 @@ import pytest
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
+sys.path.insert(0, os.path.join(REPO_ROOT, "tools"))
 
+import build_book  # noqa: E402
 import go_board  # noqa: E402
 import opening_book  # noqa: E402
 from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord  # noqa: E402
@@ -29,17 +31,10 @@ PROVEN_THIRD_MOVES = {
     (1, 2): [(2, 1), (2, 3)],
 }
 BOOK = opening_book.load()
-# The fields tools/build_book.py writes next to the move (the line that reaches the
-# position and where the answer came from).
-LINE, PLY, SOURCE = "line", "ply", "source"
-PROVEN_WIN, PROVEN_LOSS = "proven win", "proven loss"
-
-
-def position_after(line):
-    position = Position()
-    for text in line:
-        position = position.play(opening_book.parse_answer(text))
-    return position
+# The fields tools/build_book.py writes next to the move.
+LINE, PLY, SOURCE = build_book.LINE, build_book.PLY, build_book.SOURCE
+PROVEN_WIN, PROVEN_LOSS = build_book.PROVEN_WIN, build_book.PROVEN_LOSS
+position_after = build_book.position_after
 
 
 def book_position(key):
@@ -128,16 +123,15 @@ def test_no_proof_in_the_book_contradicts_rules_md(key):
         assert position.to_move != winner
 
 
-def test_the_book_holds_every_white_reply_to_the_centre():
-    # Coverage by construction: 5 classes of White placements and the pass (ply 3).
-    position = Position().play(CENTRE)
-    for move in position.legal_moves():
-        assert opening_book.lookup(position.play(move), BOOK) is not None, move
-
-
-def test_the_book_answers_every_black_first_move_but_the_pass():
-    for move in Position().legal_placements():
-        assert opening_book.lookup(Position().play(move), BOOK) is not None, move
+def test_the_book_answers_every_position_through_the_ply_it_claims():
+    # Coverage by construction: every opponent reply to our own book moves, passes included,
+    # through answered_plies (the whole window once the build is complete).
+    claimed = opening_book.answered_plies()
+    assert claimed >= 1
+    for level in build_book.reachable(BOOK, claimed).values():
+        for key, (line, position) in level.items():
+            assert key in BOOK, line
+            assert opening_book.lookup(position, BOOK) is not None, line
 
 
 MIDGAME = Position.from_text("""

@@ -324,6 +324,12 @@ def build(args, executor, job=answer_job, log=print):
         busy = {key for key, _, _ in in_flight.values()}
         pending = [(ply, key) for ply, level in by_ply.items() for key in level
                    if key not in run.book and key not in busy]
+        known = [(ply, key) for ply, key in pending if known_answer(by_ply[ply][key][1])]
+        for ply, key in known:  # free: answered here, at once, not queued behind searches
+            line, position = by_ply[ply][key]
+            run.add(position, line, job(line, 0.0, 0.0, args.workers, job_seed(args.seed, key)))
+        if known:
+            continue
         for ply, key in sorted(pending)[:max(args.jobs - len(in_flight), 0)]:
             line, position = by_ply[ply][key]
             solver_cpu, search_cpu = budgets_for(args, ply)
