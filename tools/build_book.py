@@ -285,7 +285,7 @@ class Build(object):
             entry[PLY], " ".join(entry[LINE]) or "(empty board)", entry[opening_book.MOVE],
             entry[SOURCE], entry[CPU_USED], len(self.book), self.cpu_spent))
 
-    def announce(self, counts):
+    def announce(self, counts, by_ply):
         """Print each ply's size once it is final: every position of a ply follows from an
         answer two plies before it."""
         for ply, (answered, total) in sorted(counts.items()):
@@ -293,11 +293,12 @@ class Build(object):
                 continue
             self.final_plies.add(ply)
             solver_cpu, search_cpu = budgets_for(self.args, ply)
-            todo = total - answered
-            self.log("ply {}: {} positions, {} to answer (solver {:g} s, search {:g} s x {} "
-                     "workers each: at most {:.0f} CPU s)".format(
-                         ply, total, todo, solver_cpu, search_cpu, self.args.workers,
-                         todo * (solver_cpu + search_cpu * self.args.workers)))
+            to_search = sum(key not in self.book and known_answer(position) is None
+                            for key, (_, position) in by_ply[ply].items())
+            self.log("ply {}: {} positions, {} to answer, {} of them by search (solver {:g} s, "
+                     "search {:g} s x {} workers each: at most {:.0f} CPU s)".format(
+                         ply, total, total - answered, to_search, solver_cpu, search_cpu,
+                         self.args.workers, to_search * (solver_cpu + search_cpu * self.args.workers)))
 
 
 def job_seed(seed, key):
@@ -320,7 +321,7 @@ def build(args, executor, job=answer_job, log=print):
         by_ply = reachable(run.book, args.max_ply)
         counts = coverage(run.book, by_ply)
         run.save(counts)
-        run.announce(counts)
+        run.announce(counts, by_ply)
         busy = {key for key, _, _ in in_flight.values()}
         pending = [(ply, key) for ply, level in by_ply.items() for key in level
                    if key not in run.book and key not in busy]
@@ -366,11 +367,12 @@ class RayExecutor(object):
         ray.init(address=address, runtime_env={
             "working_dir": REPO_ROOT, "excludes": [".venv", ".git", "runs", "dist"]},
             log_to_driver=False)
-        self.remote_job = ray.remote(answer_job)
+        self.remote = {}
 
     def submit(self, function, *args):
-        assert function is answer_job, "the Ray executor runs book jobs only"
-        return self.remote_job.remote(*args).future()
+        if function not in self.remote:
+            self.remote[function] = self.ray.remote(function)
+        return self.remote[function].remote(*args).future()
 
     def shutdown(self, wait=True, cancel_futures=False):
         self.ray.shutdown()
