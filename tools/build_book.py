@@ -51,10 +51,10 @@ CENTRE = from_coord(2, 2)
 KNOWN_THIRD_MOVES = {(0, 0): (2, 3), (0, 1): (1, 2), (1, 1): (1, 2), (1, 2): (2, 1)}
 # Default CPU seconds per position and ply. The search's is per worker (one worker per job by
 # default: the jobs fill the cores). A move in play gets at most my_player.DEFAULT_MOVE_CPU.
-# Positions per ply (measured, budgets of a build): 1, 6, 6 (4 known), ~120, ~120, ~2060; these
-# defaults then come to about 21,800 CPU s (6 h) at most, sure-win early stops saving some.
-DEFAULT_SOLVER_CPU = {2: 20.0, 3: 20.0, 4: 1.0, 5: 1.0, 6: 0.5}
-DEFAULT_SEARCH_CPU = {2: 130.0, 3: 130.0, 4: 12.0, 5: 12.0, 6: 8.0}
+# Positions per ply in the default build: 1, 6, 6 (4 known), 73, 117, 1052; these defaults then
+# come to 21,600 CPU s (6 h) at most, the search's early stops saving some.
+DEFAULT_SOLVER_CPU = {2: 20.0, 3: 20.0, 4: 1.0, 5: 1.0, 6: 1.0}
+DEFAULT_SEARCH_CPU = {2: 130.0, 3: 130.0, 4: 12.0, 5: 12.0, 6: 16.0}
 # The search stops on its CPU budget; the wall limit only guards against a stuck job, and is
 # generous because a build under `nice` may get a small share of a busy machine.
 WALL_PER_CPU = 50.0
