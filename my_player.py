@@ -4,9 +4,10 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 1. read input.txt (`go_board.read_input`): a malformed file is one line on stderr, exit 2;
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
-   Black on the empty board -> the centre (a proven result); plies 1-6 -> the opening book (`opening_book.lookup`); few plies left -> exact endgame
-   search (`endgame`); otherwise, or when those give nothing in time, root-parallel MCTS
-   (`mcts.parallel`) on the CPU budget from `move_budget`;
+   Black on the empty board -> the centre (a proven result); plies 1-6 -> the opening book
+   (`opening_book.lookup`); few plies left -> exact search (`endgame`); otherwise, or when
+   those give nothing in time, root-parallel MCTS (`mcts.parallel`) on the CPU budget from
+   `move_budget`;
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
    `Decision` (the move, its source and what backs it) as one JSON line on stderr; tools and
    tests read that line back with `read_decisions`, never the prose of other messages.
