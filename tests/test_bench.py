@@ -68,6 +68,14 @@ def test_targets_are_met_only_when_the_interval_lower_bound_reaches_them(tmp_pat
                         "missed by 10.0 points"]
 
 
+def test_a_one_colour_run_gets_no_verdict_over_both_colours(tmp_path):
+    write_rung(tmp_path, "alphabeta4", [game(n, True, True, "alphabeta4") for n in range(1, 6)])
+    write_rung(tmp_path, "agent-bare", [game(n, True, True, "agent-bare") for n in range(1, 6)])
+    rows = bench.targets_section({}, [("L", ladder.ladder_results(str(tmp_path)))])
+    assert [row.split("|")[1].strip() for row in rows[2:]] == [
+        "win rate as Black >= 95% against agent-bare (L)"]
+
+
 def test_win_verdicts_on_the_interval():
     # 300/300 has the interval [98.7, 100]: not yet 99%; 400/400 [99.0, 100] is.
     assert bench.win_verdict(300, 300, 0.99) == "not refuted (lower bound 98.7%)"

@@ -32,7 +32,7 @@ import go_board  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
-from my_player import tree_cpu_seconds  # noqa: E402
+from my_player import Settings, tree_cpu_seconds  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
 from tools import solver_reach  # noqa: E402
@@ -87,8 +87,9 @@ def targets_section(rates, ladders):
             if rung not in results:
                 continue
             wins, games = results[rung][colour]
-            if not games:
-                continue
+            one_colour = not results[rung]["Black"][1] or not results[rung]["White"][1]
+            if not games or (colour == "both" and one_colour):
+                continue  # a rate over both colours needs games of both
             rows.append("| {} >= {:.0f}% against {} ({}) | {} | {} |".format(
                 "win rate as " + colour if colour != "both" else "win rate", 100 * target, rung,
                 ladder, rate_text(wins, games), win_verdict(wins, games, target)))
@@ -115,9 +116,9 @@ def search_position():
 
 
 def search_section(repeats, move_cpu):
-    """Simulations per CPU second and wall per move for the same CPU budget, 1 vs 2 workers,
-    with every early stop off, so both spend the whole budget; the CPU actually used is shown
-    beside it (the whole tree: the parent and its reaped workers)."""
+    """Simulations per CPU second and wall per move for the same CPU budget, 1 vs 2 workers, with
+    the agent's default playouts and every early stop off, so both spend the whole budget; the
+    CPU actually used is shown beside it (the whole tree: the parent and its reaped workers)."""
     position = search_position()
     rows = ["| workers | CPU budget per move | CPU used (median) | simulations per CPU second "
             "| wall per move (s) |", "| --- | --- | --- | --- | --- |"]
@@ -127,7 +128,8 @@ def search_section(repeats, move_cpu):
             started_wall = time.monotonic()
             started_cpu = tree_cpu_seconds()
             _, simulations, _ = root_parallel_search(
-                GoState(position), PlayoutEvaluator(), seed=repeat, workers=workers,
+                GoState(position), PlayoutEvaluator(Settings({}).knowledge), seed=repeat,
+                workers=workers,
                 cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu,
                 stop=StopRules(when_decided=False))
             walls.append(time.monotonic() - started_wall)
