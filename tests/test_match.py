@@ -15,6 +15,7 @@ import time
 import psutil
 import pytest
 
+import course_io
 import go_board
 from referee import judge, proctree, rules, stats
 from referee.game import play_game
@@ -39,7 +40,7 @@ def replay(moves):
     """The final go_board.Position after the recorded moves, every one of them legal."""
     position = go_board.Position()
     for text in moves:
-        action = judge.parse_action(text)
+        action = course_io.parse_action(text)
         position = position.play(go_board.PASS if action == rules.PASS
                                  else go_board.from_coord(*action))
     return position

@@ -25,11 +25,12 @@ import pytest
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
+import course_io  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import step_storage  # noqa: E402
-from go_board import (BLACK, KO, PASS, WHITE, Position, format_input, from_coord,  # noqa: E402
-                      parse_board)
+from course_io import format_input  # noqa: E402
+from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board  # noqa: E402
 from mcts import core, parallel  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
@@ -218,7 +219,7 @@ def test_valid_input_followed_by_100_mb_of_newlines_exits_2_with_one_line(tmp_pa
     run = run_agent(tmp_path, OPENING_INPUT + b"\n" * (100 * 1000 * 1000))
     assert run.exit_code == 2
     assert_one_clean_line(run.stderr)
-    assert "larger than {} bytes".format(go_board.MAX_INPUT_BYTES).encode() in run.stderr
+    assert "larger than {} bytes".format(course_io.MAX_INPUT_BYTES).encode() in run.stderr
     assert run.output is None
     assert run.files == ["input.txt"]
 

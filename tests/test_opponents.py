@@ -10,7 +10,8 @@ import pytest
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, format_input, from_coord  # noqa: E402
+from course_io import format_input  # noqa: E402
+from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord  # noqa: E402
 from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
 from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
 from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
