@@ -81,6 +81,19 @@ def popcount(bits):
     return bin(bits).count("1")
 
 
+# ---- scoring: stones on the board only, komi to White ---------------------------------------
+
+def margin(stone_diff, colour):
+    """`colour`'s final margin when its stones outnumber the opponent's by `stone_diff`: the
+    komi counts against Black. Positive means `colour` wins; the komi is a half, so never 0."""
+    return stone_diff - KOMI if colour == BLACK else stone_diff + KOMI
+
+
+def black_wins(black, white):
+    """Whether Black wins the game that ends on this board."""
+    return margin(popcount(black) - popcount(white), BLACK) > 0
+
+
 def points_of(bits):
     """The points set in a bitboard, lowest first."""
     points = []
@@ -281,11 +294,11 @@ class Position(object):
 
     def score(self):
         """Black stones minus (white stones + komi): positive means Black is ahead."""
-        return popcount(self.black) - popcount(self.white) - KOMI
+        return margin(popcount(self.black) - popcount(self.white), BLACK)
 
     def winner(self):
         """The colour the referee would declare if the game ended now. Ties are impossible."""
-        return BLACK if self.score() > 0 else WHITE
+        return BLACK if black_wins(self.black, self.white) else WHITE
 
     def key(self):
         """A hashable key: equal keys mean the same future under the rules."""

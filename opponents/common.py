@@ -7,10 +7,9 @@ positive is good for that colour.
 
 import random
 
-from go_board import KOMI, WHITE, FULL, dilate, other, points_of, popcount
+from go_board import FULL, dilate, margin, other, points_of, popcount
 
 POINT_VALUE = 20
-KOMI_VALUE = int(KOMI * POINT_VALUE)
 # Larger than any stone margin, so a decided game outranks every heuristic value.
 WIN_VALUE = 1000 * POINT_VALUE
 LIBERTY_WEIGHT = 1
@@ -47,8 +46,7 @@ def stone_margin(position, colour):
     """`colour`'s stones minus the opponent's, komi included: the final score if play stopped."""
     own = popcount(position.stones(colour))
     opp = popcount(position.stones(other(colour)))
-    komi = KOMI_VALUE if colour == WHITE else -KOMI_VALUE
-    return POINT_VALUE * (own - opp) + komi
+    return int(POINT_VALUE * margin(own - opp, colour))
 
 
 def liberty_margin(position, colour):
@@ -62,7 +60,7 @@ def liberty_margin(position, colour):
 def terminal_value(position, colour):
     """The exact value of a finished game: the win decides, the margin ranks equal outcomes."""
     margin = stone_margin(position, colour)
-    # KOMI_VALUE is not a multiple of POINT_VALUE, so the margin is never zero.
+    # go_board.margin is never zero (the komi is a half), and POINT_VALUE keeps it so.
     return margin + (WIN_VALUE if margin > 0 else -WIN_VALUE)
 
 
