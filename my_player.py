@@ -80,6 +80,8 @@ SOURCE_FALLBACK = "fallback"
 PROVEN_WORDS = {core.WIN: "win", core.LOSS: "loss"}
 
 
+# Every setting is an environment variable whose name starts so (see Settings).
+SETTINGS_PREFIX = "LITTLEGO_"
 # Settings outside these ranges (NaN and infinities included) are refused: (low, high).
 MOVE_CPU_RANGE = (0.01, 3600.0)
 GAME_CPU_RANGE = (0.01, 36000.0)
