@@ -188,14 +188,12 @@ def test_a_player_over_the_cpu_limit_loses_and_its_whole_tree_is_killed(tmp_path
     pids = tmp_path / "pids"
     spinner = "cmd:{} {} {} wait".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                           pids)
-    started = time.perf_counter()
     result = run_match("first", spinner, games=1, move_cpu=0.5, move_wall=20.0,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
     assert record["detail"].startswith("used ") and "of CPU, limit 0.5 s" in record["detail"]
     assert 0.5 < record["cpu"]["white"][0] < 0.5 + KILL_LATENCY_CPU
-    assert time.perf_counter() - started < 10
     (pid,) = spinner_pids(pids)
     assert not alive(pid)
     assert [row["lost_time"] for row in result.rows if row["colour"] == "both"] == [0, 1]
@@ -321,13 +319,11 @@ def test_a_gtp_resignation_or_illegal_move_loses(mode, reason):
 
 
 def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
-    started = time.perf_counter()
     result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=0.5,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
     assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.5 s")
-    assert time.perf_counter() - started < 10
     # The fixture's own command line, so engines of other test runs on the machine don't count.
     engine = gtp_fixture("slow")[len("gtp:"):]
     assert not [p for p in psutil.process_iter(["cmdline"])

@@ -308,7 +308,7 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     elif book_bytes is not None:
         (agent_dir / "opening_book.json").write_bytes(book_bytes)
     (game_dir / "input.txt").write_bytes(input_bytes)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
+    env = {key: value for key, value in os.environ.items() if not key.startswith(my_player.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
     result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
