@@ -7,9 +7,11 @@ positive is good for that colour.
 
 import random
 
-from go_board import FULL, dilate, margin, other, points_of, popcount
+from go_board import BLACK, FULL, WHITE, dilate, margin, other, points_of, popcount
 
 POINT_VALUE = 20
+# Each colour's komi in POINT_VALUE units: go_board.margin at an equal stone count.
+KOMI_VALUE = {colour: int(POINT_VALUE * margin(0, colour)) for colour in (BLACK, WHITE)}
 # Larger than any stone margin, so a decided game outranks every heuristic value.
 WIN_VALUE = 1000 * POINT_VALUE
 LIBERTY_WEIGHT = 1
@@ -46,7 +48,7 @@ def stone_margin(position, colour):
     """`colour`'s stones minus the opponent's, komi included: the final score if play stopped."""
     own = popcount(position.stones(colour))
     opp = popcount(position.stones(other(colour)))
-    return int(POINT_VALUE * margin(own - opp, colour))
+    return POINT_VALUE * (own - opp) + KOMI_VALUE[colour]
 
 
 def liberty_margin(position, colour):
@@ -59,9 +61,9 @@ def liberty_margin(position, colour):
 
 def terminal_value(position, colour):
     """The exact value of a finished game: the win decides, the margin ranks equal outcomes."""
-    margin = stone_margin(position, colour)
-    # go_board.margin is never zero (the komi is a half), and POINT_VALUE keeps it so.
-    return margin + (WIN_VALUE if margin > 0 else -WIN_VALUE)
+    stones = stone_margin(position, colour)
+    # KOMI_VALUE is not a multiple of POINT_VALUE, so the margin is never zero.
+    return stones + (WIN_VALUE if stones > 0 else -WIN_VALUE)
 
 
 def evaluate(position, colour):
