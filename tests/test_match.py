@@ -322,11 +322,13 @@ def test_a_gtp_resignation_or_illegal_move_loses(mode, reason):
 
 
 def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
-    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=0.5,
+    # The engine sleeps a minute before its move; 5 s of wall leave room for its start-up
+    # (boardsize, komi, clear_board are under the same limit) on a loaded machine.
+    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=5.0,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
-    assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.5 s")
+    assert record["detail"].startswith("took ") and record["detail"].endswith("limit 5 s")
     # The fixture's own command line, so engines of other test runs on the machine don't count.
     engine = gtp_fixture("slow")[len("gtp:"):]
     assert not [p for p in psutil.process_iter(["cmdline"])
