@@ -244,6 +244,7 @@ def run_driver(tmp_path, black, white, seed="0"):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
 
 
+@pytest.mark.slow
 def test_course_driver_plays_a_random_game_through_our_host(tmp_path):
     seed = "7"
     winner, plies, last_input = replay_random_game(seed)

@@ -214,6 +214,7 @@ def test_a_fifo_as_input_exits_2_at_once(tmp_path):
     assert run.output is None
 
 
+@pytest.mark.slow
 def test_valid_input_followed_by_100_mb_of_newlines_exits_2_with_one_line(tmp_path):
     # Read in bounded bytes: no 10 s of CPU or 2 GB of memory on a file the referee never
     # writes. (Generated here, never committed.)
@@ -454,6 +455,7 @@ def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
     assert assert_step_record(tmp_path, BLACK, 3, after_ours) > first_cpu
 
 
+@pytest.mark.slow
 def test_two_copies_sharing_a_directory_keep_their_own_step_files(tmp_path):
     # Self-play under the course's driver loop: Black and White are both this agent.
     first = run_agent(tmp_path, OPENING_INPUT)

@@ -8,8 +8,9 @@ positions exactly as the package does, and win course-driver games against the r
 with every move's CPU, the whole process tree's, measured from outside by
 tools/cpu_meter.py, within its budget.
 
-One game per colour runs in `make test`; the 20-game match (about 3 minutes) is marked `slow`,
-which pytest.ini leaves out: run it with `pytest -m slow tests/test_submission.py`.
+The games under the course driver (one per colour, and the 20-game match of about 3 minutes)
+are marked `slow`, which pytest.ini leaves out: run them with `make test-slow` or
+`pytest -m slow tests/test_submission.py`.
 """
 
 import ast
@@ -376,6 +377,7 @@ def check_match(game_dir, env, games_per_colour):
     return max_cpu
 
 
+@pytest.mark.slow
 def test_one_game_per_colour_under_the_course_driver(tmp_path, bundle_dir, grader_env):
     check_match(new_game_dir(tmp_path, bundle_dir), grader_env, 1)
 
