@@ -30,7 +30,8 @@ gnugo:
 test: $(STAMP) gnugo
 	$(PY) -m pytest -q tests
 
-# Matches too long for the default run (20 bundle games under the driver loop).
+# What is too long for the default run: matches (20 bundle games under the driver loop) and
+# whole games of per-move subprocesses (course driver, GTP, book builder, soak).
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow tests
 

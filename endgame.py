@@ -33,11 +33,14 @@ from go_board import (BIT, FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place
 EXACT_PLIES_LEFT = 13
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
 MARGIN_SEARCH_CPU = 1.5
-KOMI_HALF_POINTS = int(2 * go_board.KOMI)
-WORST = -(2 * go_board.NUM_POINTS + KOMI_HALF_POINTS + 1)
-# Final stone difference (own - opponent) the mover needs to win, by `plies_left & 1`: with an
-# even number of plies left Black moves and must beat the komi.
-NEEDED_DIFF = (int(go_board.KOMI) + 1, -int(go_board.KOMI))
+# Margins are in half points, to stay integers. By `plies_left & 1` (even: Black moves), the
+# mover's margin at an equal stone count (go_board.margin's komi) and the final stone
+# difference (own - opponent) the mover needs to win.
+MOVERS = (go_board.BLACK, go_board.WHITE)
+MOVER_KOMI_HALF_POINTS = tuple(int(2 * go_board.margin(0, colour)) for colour in MOVERS)
+NEEDED_DIFF = tuple(min(diff for diff in range(-go_board.NUM_POINTS, go_board.NUM_POINTS + 1)
+                        if go_board.margin(diff, colour) > 0) for colour in MOVERS)
+WORST = -(2 * go_board.NUM_POINTS + max(abs(komi) for komi in MOVER_KOMI_HALF_POINTS) + 1)
 NO_KO = -1
 # How much a refutation at `plies_left` adds to its point's history score.
 HISTORY_WEIGHT = [plies * plies for plies in range(MAX_PLY + 2)]
@@ -50,7 +53,7 @@ class OutOfTime(Exception):
 
 def margin_of(diff, plies_left):
     """The final margin in half points for the mover of a node with stone difference `diff`."""
-    return 2 * diff - KOMI_HALF_POINTS if not plies_left & 1 else 2 * diff + KOMI_HALF_POINTS
+    return 2 * diff + MOVER_KOMI_HALF_POINTS[plies_left & 1]
 
 
 def ko_point(point, captured, own, opp):

@@ -2,8 +2,8 @@
 
 Reading guide: start at `Position` (an immutable game state with `play`, `legal_moves`,
 `score`, `winner`), then `place_stone` (the one function that decides legality and captures;
-search calls it directly), then the course file helpers at the bottom (`read_input`,
-`format_output`). The rule set is `../shared/rules.md`; each rule lives in one place here.
+search calls it directly). The rule set is `../shared/rules.md`; each rule lives in one place
+here. The course files (input.txt, output.txt) are course_io's.
 
 Vocabulary
 - Point: an index 0..24, `row * 5 + col`, row 0 at the top. `to_coord`/`from_coord` convert to
@@ -21,9 +21,6 @@ Vocabulary
 Performance: boards are bit-packed ints and neighbourhoods are precomputed shifts, because
 search calls `place_stone` millions of times; readability is kept in `Position`.
 """
-
-import os
-import stat
 
 SIZE = 5
 NUM_POINTS = SIZE * SIZE
@@ -57,10 +54,6 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
-class InputError(ValueError):
-    """A malformed course file; the message says exactly what is wrong."""
-
-
 def other(colour):
     return 3 - colour
 
@@ -76,7 +69,7 @@ def from_coord(row, col):
 
 
 def move_to_text(move):
-    """`i,j` or `PASS`: the course's output.txt syntax."""
+    """`i,j` or `PASS`, the course's output.txt syntax (course_io writes the file)."""
     if move == PASS:
         return "PASS"
     if isinstance(move, tuple):
@@ -86,6 +79,19 @@ def move_to_text(move):
 
 def popcount(bits):
     return bin(bits).count("1")
+
+
+# ---- scoring: stones on the board only, komi to White ---------------------------------------
+
+def margin(stone_diff, colour):
+    """`colour`'s final margin when its stones outnumber the opponent's by `stone_diff`: the
+    komi counts against Black. Positive means `colour` wins; the komi is a half, so never 0."""
+    return stone_diff - KOMI if colour == BLACK else stone_diff + KOMI
+
+
+def black_wins(black, white):
+    """Whether Black wins the game that ends on this board."""
+    return margin(popcount(black) - popcount(white), BLACK) > 0
 
 
 def points_of(bits):
@@ -288,11 +294,11 @@ class Position(object):
 
     def score(self):
         """Black stones minus (white stones + komi): positive means Black is ahead."""
-        return popcount(self.black) - popcount(self.white) - KOMI
+        return margin(popcount(self.black) - popcount(self.white), BLACK)
 
     def winner(self):
         """The colour the referee would declare if the game ended now. Ties are impossible."""
-        return BLACK if self.score() > 0 else WHITE
+        return BLACK if black_wins(self.black, self.white) else WHITE
 
     def key(self):
         """A hashable key: equal keys mean the same future under the rules."""
@@ -391,9 +397,9 @@ def board_to_digits(black, white):
                     else "0" for col in range(SIZE)) for row in range(SIZE)]
 
 
-# ---- course files ------------------------------------------------------------------------
+# ---- reachable boards ------------------------------------------------------------------
 
-def _dead_group(black, white):
+def dead_group(black, white):
     """A point of some chain without liberties, or None: no reachable board has one."""
     empty = FULL ^ black ^ white
     for stones in (black, white):
@@ -404,79 +410,3 @@ def _dead_group(black, white):
                 return points_of(chain)[0]
             unchecked &= ~chain
     return None
-
-
-def parse_input(text):
-    """`(colour, previous_board, current_board)` from input.txt's text; boards are pairs.
-
-    Accepts CRLF, trailing spaces and a final newline; raises InputError naming the fault.
-    """
-    lines = [line.rstrip() for line in text.splitlines()]
-    while lines and not lines[-1]:
-        lines.pop()
-    if len(lines) != 1 + 2 * SIZE:
-        raise InputError("expected {} lines (colour, previous board, current board), found {}"
-                         .format(1 + 2 * SIZE, len(lines)))
-    if lines[0] not in ("1", "2"):
-        raise InputError("line 1: colour must be 1 or 2, found {!r}".format(lines[0]))
-    boards = []
-    for first in (1, 1 + SIZE):
-        black = white = 0
-        for offset, row_text in enumerate(lines[first:first + SIZE]):
-            if len(row_text) != SIZE or any(c not in "012" for c in row_text):
-                raise InputError("line {}: a row is {} digits 0-2, found {!r}"
-                                 .format(first + offset + 1, SIZE, row_text))
-            for col, char in enumerate(row_text):
-                if char == "1":
-                    black |= BIT[offset * SIZE + col]
-                elif char == "2":
-                    white |= BIT[offset * SIZE + col]
-        dead = _dead_group(black, white)
-        if dead is not None:
-            raise InputError("{} board: the group at {} has no liberty".format(
-                "previous" if first == 1 else "current", move_to_text(dead)))
-        boards.append((black, white))
-    return int(lines[0]), boards[0], boards[1]
-
-
-# The referee's input.txt is 65 bytes; this leaves room for CRLF and trailing spaces.
-MAX_INPUT_BYTES = 4096
-
-
-def read_regular_file(path, max_bytes):
-    """The bytes of `path`, only if it is a regular file of at most `max_bytes` bytes.
-
-    Anything else raises InputError (OSError when it cannot be opened): a FIFO or a device
-    could block the read or never end, and a huge file would cost time and memory. The open
-    does not block either (O_NONBLOCK: a FIFO without a writer would).
-    """
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise InputError("{} is not a regular file".format(path))
-        raw = handle.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise InputError("{} is larger than {} bytes".format(path, max_bytes))
-    return raw
-
-
-def read_input(path="input.txt"):
-    try:
-        raw = read_regular_file(path, MAX_INPUT_BYTES)
-    except (IOError, OSError) as error:
-        raise InputError("cannot read {}: {}".format(path, error.strerror or error))
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError:
-        raise InputError("{} is not ASCII text".format(path))
-    return parse_input(text)
-
-
-def format_input(colour, previous, current):
-    """input.txt's bytes as the referee writes them: LF endings, no final newline."""
-    return "\n".join([str(colour)] + board_to_digits(*previous) + board_to_digits(*current))
-
-
-def format_output(move):
-    return move_to_text(move)
-

@@ -1,7 +1,7 @@
 """Little-Go agent: one call, one move, from input.txt to output.txt.
 
 Reading guide: `main` is the whole pipeline, in the order it runs:
-1. read input.txt (`go_board.read_input`): a malformed file is one line on stderr, exit 2;
+1. read input.txt (`course_io.read_input`): a malformed file is one line on stderr, exit 2;
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
    Black on the empty board -> the centre (a proven result); plies 1-6 -> the opening book
@@ -26,6 +26,7 @@ import os
 import sys
 import time
 
+import course_io
 import endgame
 import go_board
 import opening_book
@@ -79,6 +80,8 @@ SOURCE_FALLBACK = "fallback"
 PROVEN_WORDS = {core.WIN: "win", core.LOSS: "loss"}
 
 
+# Every setting is an environment variable whose name starts so (see Settings).
+SETTINGS_PREFIX = "LITTLEGO_"
 # Settings outside these ranges (NaN and infinities included) are refused: (low, high).
 MOVE_CPU_RANGE = (0.01, 3600.0)
 GAME_CPU_RANGE = (0.01, 36000.0)
@@ -297,25 +300,17 @@ def read_decisions(text):
     return records
 
 
-def write_output(move, path):
-    """output.txt via a temporary file and a rename: the referee never sees half a line."""
-    temp_path = path + ".tmp"
-    with open(temp_path, "w") as handle:
-        handle.write(go_board.format_output(move))
-    os.replace(temp_path, path)
-
-
 def main(directory="."):
-    input_path = os.path.join(directory, "input.txt")
-    output_path = os.path.join(directory, "output.txt")
+    input_path = os.path.join(directory, course_io.INPUT_FILE)
+    output_path = os.path.join(directory, course_io.OUTPUT_FILE)
     try:
         settings = Settings(os.environ)
     except ValueError as error:
         log("bad LITTLEGO_* setting: {}".format(error))
         return 2
     try:
-        colour, previous, current = go_board.read_input(input_path)
-    except go_board.InputError as error:
+        colour, previous, current = course_io.read_input(input_path)
+    except course_io.InputError as error:
         log("bad input: {}".format(error))
         return 2
     state = step_storage.restore(colour, previous, current, directory, PLAYER_NAME)
@@ -325,7 +320,7 @@ def main(directory="."):
     decision = decide(position, budget, settings)
     move = decision.move
     try:
-        write_output(move, output_path)
+        course_io.write_output(move, output_path)
     except (IOError, OSError) as error:
         log("cannot write {}: {}".format(output_path, error))
         return 1

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 
+import course_io
 import go_board
 from go_board import KO, place_stone
 
@@ -69,7 +70,7 @@ def canonical(position):
 def _read(path):
     """The book file's JSON object; on any fault one line on stderr and an empty book."""
     try:
-        content = json.loads(go_board.read_regular_file(path, MAX_BOOK_BYTES).decode("utf-8"))
+        content = json.loads(course_io.read_regular_file(path, MAX_BOOK_BYTES).decode("utf-8"))
     except (IOError, OSError, ValueError, RecursionError) as error:
         reason = "{}: {}".format(type(error).__name__, error)
     else:

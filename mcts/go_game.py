@@ -5,7 +5,8 @@ states are scored with the real rule (stones, komi 2.5) at the real end of the g
 """
 
 import go_board
-from mcts.playout import black_wins, playout
+from go_board import black_wins
+from mcts.playout import playout
 
 
 class GoState(object):

@@ -154,6 +154,3 @@ def playout(position, random, knowledge=True):
         return own, opp
     return opp, own
 
-
-def black_wins(black, white):
-    return go_board.popcount(black) - go_board.popcount(white) > go_board.KOMI

@@ -7,10 +7,11 @@ positive is good for that colour.
 
 import random
 
-from go_board import KOMI, WHITE, FULL, dilate, other, points_of, popcount
+from go_board import BLACK, FULL, WHITE, dilate, margin, other, points_of, popcount
 
 POINT_VALUE = 20
-KOMI_VALUE = int(KOMI * POINT_VALUE)
+# Each colour's komi in POINT_VALUE units: go_board.margin at an equal stone count.
+KOMI_VALUE = {colour: int(POINT_VALUE * margin(0, colour)) for colour in (BLACK, WHITE)}
 # Larger than any stone margin, so a decided game outranks every heuristic value.
 WIN_VALUE = 1000 * POINT_VALUE
 LIBERTY_WEIGHT = 1
@@ -47,8 +48,7 @@ def stone_margin(position, colour):
     """`colour`'s stones minus the opponent's, komi included: the final score if play stopped."""
     own = popcount(position.stones(colour))
     opp = popcount(position.stones(other(colour)))
-    komi = KOMI_VALUE if colour == WHITE else -KOMI_VALUE
-    return POINT_VALUE * (own - opp) + komi
+    return POINT_VALUE * (own - opp) + KOMI_VALUE[colour]
 
 
 def liberty_margin(position, colour):
@@ -61,9 +61,9 @@ def liberty_margin(position, colour):
 
 def terminal_value(position, colour):
     """The exact value of a finished game: the win decides, the margin ranks equal outcomes."""
-    margin = stone_margin(position, colour)
+    stones = stone_margin(position, colour)
     # KOMI_VALUE is not a multiple of POINT_VALUE, so the margin is never zero.
-    return margin + (WIN_VALUE if margin > 0 else -WIN_VALUE)
+    return stones + (WIN_VALUE if stones > 0 else -WIN_VALUE)
 
 
 def evaluate(position, colour):

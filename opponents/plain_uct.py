@@ -16,7 +16,7 @@ a game (`tools/ladder.py`).
 import math
 import time
 
-from go_board import BLACK, FULL, KOMI, MAX_PLY, PASS, place_stone, points_of, popcount
+from go_board import BLACK, FULL, MAX_PLY, PASS, black_wins, place_stone, points_of
 
 from .common import SeededPlayer
 
@@ -58,7 +58,7 @@ def black_wins_playout(position, rng):
             last_was_pass = False
         to_move = 3 - to_move
         ply += 1
-    return popcount(black) > popcount(white) + KOMI
+    return black_wins(black, white)
 
 
 class _Node(object):

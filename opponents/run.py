@@ -10,35 +10,20 @@ A malformed input.txt prints one line to stderr and exits with status 2.
 import argparse
 import os
 import sys
-import tempfile
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from go_board import MAX_PLY, InputError, Position, format_output, read_input  # noqa: E402
+from course_io import InputError, read_input, write_output  # noqa: E402
+from go_board import MAX_PLY, Position  # noqa: E402
 from opponents import BUILTIN_PLAYERS  # noqa: E402
 from step_storage import restore_ply, save_after_move  # noqa: E402
 
-INPUT_FILE = "input.txt"
-OUTPUT_FILE = "output.txt"
 STORAGE_PREFIX = "opponent_"
 SEED_BYTES = 8
 INPUT_ERROR_STATUS = 2
 TIMED_PLAYERS = ("alphabeta4", "plain-uct")
 MAX_MOVE_CPU = 60.0
-
-
-def write_atomically(path, text):
-    """Write `text` so that a reader sees the old file or the whole new one, never a part."""
-    handle, temp_path = tempfile.mkstemp(prefix=".output.", dir=os.path.dirname(path) or ".")
-    try:
-        with os.fdopen(handle, "w") as temp:
-            temp.write(text)
-        os.replace(temp_path, path)
-    except BaseException:
-        if os.path.exists(temp_path):
-            os.unlink(temp_path)
-        raise
 
 
 def move_seed(seed, ply):
@@ -55,7 +40,7 @@ def main(argv=None):
                         "that search ({})".format(", ".join(TIMED_PLAYERS)))
     args = parser.parse_args(argv)
     try:
-        colour, previous, current = read_input(INPUT_FILE)
+        colour, previous, current = read_input()
     except InputError as error:
         sys.stderr.write("{}: {}\n".format(args.name, error))
         return INPUT_ERROR_STATUS
@@ -74,7 +59,7 @@ def main(argv=None):
     move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply), **options).choose_move(position)
     after = position.play(move)
     save_after_move(directory, storage_name, colour, ply, (after.black, after.white))
-    write_atomically(OUTPUT_FILE, format_output(move))
+    write_output(move)
     return 0
 
 

@@ -1,13 +1,14 @@
 """One game between two players, judged ply by ply exactly as judge mode judges it.
 
 Start at `play_game`: it asks the player to move for its Turn, reads the Turn's output line
-with `judge.parse_action` and applies it with `judge.judge_step`, the same two functions
+with `course_io.parse_action` and applies it with `judge.judge_step`, the same two functions
 `host.py -m N` uses, until a Verdict ends the game. The result is a `GameRecord`, a plain dict
 (one games.jsonl line) that sgf.py and stats.py read.
 """
 
 import os
 
+import course_io
 from referee import judge, rules
 from referee.rules import BLACK, WHITE
 
@@ -47,7 +48,7 @@ def play_game(players, seeds, directory, show=None):
             verdict, action = judge_turn(state, turn, ply)
             if verdict.reason in (None, judge.END_SCORE):
                 history.append((mover, action))
-                record["moves"].append(judge.action_to_text(action))
+                record["moves"].append(course_io.format_output(action))
             if show is not None:
                 show(describe_ply(players[mover].name, mover, ply, action, verdict))
             if verdict.next_input is None:
@@ -70,8 +71,8 @@ def judge_turn(state, turn, ply):
         return judge.Verdict(state.current, None, rules.other(state.colour), turn.failure,
                              turn.detail), None
     try:
-        action = judge.parse_action(turn.line)
-    except judge.OutputFileError as error:
+        action = course_io.parse_action(turn.line)
+    except course_io.OutputError as error:
         return judge.forfeit(state, error), None
     return judge.judge_step(state, action, ply), action
 

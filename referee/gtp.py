@@ -12,6 +12,7 @@ import select
 import subprocess
 import time
 
+import course_io
 from referee import judge, rules
 from referee.player import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
 from referee.proctree import kill_tree, spawn, watch
@@ -96,7 +97,7 @@ class GtpPlayer(Player):
             action = from_vertex(answer)
         except GtpError as error:
             return self._turn(None, cpu_before, started, judge.END_BAD_OUTPUT, str(error))
-        return self._turn(judge.action_to_text(action), cpu_before, started, None, None)
+        return self._turn(course_io.format_output(action), cpu_before, started, None, None)
 
     def _turn(self, line, cpu_before, started, failure, detail):
         cpu = self._meter.sample() - cpu_before

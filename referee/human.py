@@ -11,7 +11,8 @@ import shutil
 import sys
 import tempfile
 
-from referee import judge, rules
+import course_io
+from referee import rules
 from referee.display import COLOUR_NAMES, draw_board
 from referee.game import play_game
 from referee.player import MoveLimits, Player, Turn
@@ -56,7 +57,7 @@ class HumanPlayer(Player):
                 if refusal is not None:
                     self._write("{},{} is refused: {}".format(action[0], action[1], refusal))
                     continue
-            return Turn(judge.action_to_text(action), 0.0, 0.0, None, None)
+            return Turn(course_io.format_output(action), 0.0, 0.0, None, None)
 
 
 def play_against(opponent_spec, colour, seed, move_cpu, move_wall):

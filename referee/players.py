@@ -13,6 +13,7 @@ Every player follows the protocol of player.py (`Player`, `Turn`, `MoveLimits`).
 import os
 import time
 
+import course_io
 import go_board
 from referee import judge, rules
 from referee.player import END_TIME, Player, Turn, time_limit_failure
@@ -56,7 +57,7 @@ class BuiltinPlayer(Player):
         if point == go_board.PASS:
             return Turn(rules.PASS, cpu, wall, None, None)
         if isinstance(point, int) and 0 <= point < go_board.NUM_POINTS:
-            return Turn(judge.action_to_text(divmod(point, rules.SIZE)), cpu, wall, None, None)
+            return Turn(course_io.format_output(divmod(point, rules.SIZE)), cpu, wall, None, None)
         return Turn(None, cpu, wall, judge.END_BAD_OUTPUT,
                     "choose_move returned {!r}".format(point))
 
@@ -82,18 +83,18 @@ class CommandPlayer(Player):
 
     def move(self, game_input, ply, history):
         from referee.proctree import run_limited
-        output_path = os.path.join(self._directory, judge.OUTPUT_FILE)
+        output_path = os.path.join(self._directory, course_io.OUTPUT_FILE)
         if os.path.lexists(output_path):
             os.remove(output_path)
-        judge.write_input(os.path.join(self._directory, judge.INPUT_FILE), game_input)
+        judge.write_input(os.path.join(self._directory, course_io.INPUT_FILE), game_input)
         run = run_limited(self._command, self._directory, self._env, self._limits.cpu,
                           self._limits.wall, self._log)
         if run.over_limit:
             return Turn(None, run.cpu, run.wall, END_TIME,
                         time_limit_failure(self._limits, run.cpu, run.wall))
         try:
-            line = judge.read_output_line(output_path)
-        except judge.OutputFileError as error:
+            line = course_io.read_output_line(output_path)
+        except course_io.OutputError as error:
             return Turn(None, run.cpu, run.wall, judge.END_BAD_OUTPUT,
                         "{} (exit status {})".format(error, run.exit_status))
         return Turn(line, run.cpu, run.wall, None, None)

@@ -24,6 +24,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
+import course_io
 import go_board
 import my_player
 from gtp_engine import score_text
@@ -179,9 +180,9 @@ class BoardSession(object):
         if turn.failure is not None:
             return self.finish(self.person, turn.failure, turn.detail)
         try:
-            move = parse_move(judge.action_to_text(judge.parse_action(turn.line)))
+            move = parse_move(course_io.format_output(course_io.parse_action(turn.line)))
             self.position = self.position.play(move)
-        except (judge.OutputFileError, NotAMove, go_board.IllegalMove) as error:
+        except (course_io.OutputError, NotAMove, go_board.IllegalMove) as error:
             return self.finish(self.person, judge.END_ILLEGAL, str(error))
         self.moves.append(move)
         if self.position.is_over:

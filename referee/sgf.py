@@ -8,6 +8,7 @@ are empty values (`W[]`), and RE says how the game ended: `B+3.5` on the score, 
 
 import re
 
+import course_io
 from referee import judge, rules
 from referee.player import END_RESIGN, END_TIME
 
@@ -24,7 +25,7 @@ def sgf_point(move_text):
     """`cc` for the output.txt move `2,2`: column letter first, then row, from `a`."""
     if move_text == rules.PASS:
         return ""
-    row, col = judge.parse_action(move_text)
+    row, col = course_io.parse_action(move_text)
     return chr(ord("a") + col) + chr(ord("a") + row)
 
 

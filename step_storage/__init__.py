@@ -12,8 +12,8 @@ whatever a file holds is checked before it is believed (`_read_record`).
 import json
 import os
 import sys
-import tempfile
 
+import course_io
 import go_board
 
 FORMAT_VERSION = 1
@@ -71,7 +71,7 @@ def _read_record(path):
     `cpu_used` is None when the ledger is not a sane number but the rest of the record is.
     """
     try:
-        record = json.loads(go_board.read_regular_file(path, MAX_STEP_BYTES).decode("ascii"))
+        record = json.loads(course_io.read_regular_file(path, MAX_STEP_BYTES).decode("ascii"))
     except (IOError, OSError, ValueError, RecursionError) as error:
         return None, "no readable record in {} ({})".format(path, type(error).__name__)
     if not isinstance(record, dict) or record.get("version") != FORMAT_VERSION:
@@ -117,15 +117,7 @@ def save(directory, name, colour, ply, board_after, cpu_used):
     """Record this player's move atomically: a crash leaves the old file or the new one."""
     record = {"version": FORMAT_VERSION, "colour": colour, "ply": ply,
               "board_after": [board_after[0], board_after[1]], "cpu_used": round(cpu_used, 4)}
-    handle, temp_path = tempfile.mkstemp(prefix=".{}_step.".format(name), dir=directory)
-    try:
-        with os.fdopen(handle, "w") as temp:
-            json.dump(record, temp)
-        os.replace(temp_path, step_file(directory, name, colour))
-    except BaseException:
-        if os.path.exists(temp_path):
-            os.unlink(temp_path)
-        raise
+    course_io.write_atomically(step_file(directory, name, colour), json.dumps(record))
 
 
 def restore_ply(colour, previous, current, directory=".", name="my_player", log=sys.stderr):

@@ -208,6 +208,7 @@ def check_complete_through_ply_3(path):
         assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
 
 
+@pytest.mark.slow
 def test_a_killed_build_resumes_and_keeps_its_answers(tmp_path):
     # The real jobs, in local processes: SIGTERM mid-build, then the same command again.
     out = tmp_path / "book.json"

@@ -12,6 +12,7 @@ them and fails if the kinds of refusal it is meant to cover did not occur.
 import collections
 import random
 
+import course_io
 import go_board
 from referee import judge, rules
 
@@ -57,7 +58,7 @@ def compare_all_points(state, position):
 
 def probe_illegal(state, position, ply, text, counts):
     """Submit an illegal action to both; each must end the game with the mover losing."""
-    action = judge.parse_action(text)
+    action = course_io.parse_action(text)
     verdict = judge.judge_step(state, action, ply)
     assert verdict.next_input is None and verdict.reason == judge.END_ILLEGAL, (state, text)
     assert verdict.winner == rules.other(state.colour)
@@ -90,12 +91,12 @@ def play_game(rng, style, counts):
         legal, refusals = compare_all_points(state, position)
         for point in sorted(refusals):
             if rng.random() < PROBE_RATE[refusals[point]]:
-                probe_illegal(state, position, ply, judge.action_to_text(point), counts)
+                probe_illegal(state, position, ply, course_io.format_output(point), counts)
         if rng.random() < PROBE_RATE[rules.OFF_BOARD]:
             probe_illegal(state, position, ply, rng.choice(OFF_BOARD_TEXTS), counts)
 
         action = choose_action(rng, style, state, legal)
-        verdict = judge.judge_step(state, judge.parse_action(judge.action_to_text(action)), ply)
+        verdict = judge.judge_step(state, course_io.parse_action(course_io.format_output(action)), ply)
         position = position.play(go_board.PASS if action == rules.PASS
                                  else go_board.from_coord(*action))
         counts["plies"] += 1
@@ -109,7 +110,7 @@ def play_game(rng, style, counts):
             return
         assert not position.is_over
         state = verdict.next_input
-        assert judge.format_input(state) == go_board.format_input(
+        assert judge.format_input(state) == course_io.format_input(
             position.to_move, (position.prev_black, position.prev_white),
             (position.black, position.white))
     raise AssertionError("the game did not end after ply {}".format(rules.MAX_MOVE))

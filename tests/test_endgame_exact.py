@@ -18,8 +18,9 @@ import random
 import pytest
 
 import endgame
+from conftest import position_before_end
 from endgame_reference import ReferenceSolver
-from go_board import BLACK, KO, MAX_PLY, NUM_POINTS, PASS, Position
+from go_board import BLACK, KO, NUM_POINTS, PASS
 
 SEED = 10
 PLAIN_POSITIONS = 320
@@ -28,27 +29,6 @@ DEEP_POSITIONS = 100
 DEEP_PLIES_LEFT = (8, 9, 10)
 PASS_RATE = 0.08
 CAPTURE_RATE = 0.7
-
-
-def game_position(rng, plies_left):
-    """A position `plies_left` plies from the end of a seeded game (restarted if it ended)."""
-    while True:
-        position = Position()
-        while position.ply < MAX_PLY + 1 - plies_left and not position.is_over:
-            position = position.play(pick_move(rng, position))
-        if not position.is_over:
-            return position
-
-
-def pick_move(rng, position):
-    """Sometimes a pass, often a capture (ko retakes included), else a uniform placement."""
-    placements = position.legal_placements()
-    if not placements or (position.ply > 1 and rng.random() < PASS_RATE):
-        return PASS
-    captures = [point for point in placements if position.captures_by(point)]
-    if captures and rng.random() < CAPTURE_RATE:
-        return rng.choice(captures)
-    return rng.choice(placements)
 
 
 def plain_margin(position, memo, seen):
@@ -81,7 +61,8 @@ def test_exact_margins_equal_plain_minimax():
     rng = random.Random(SEED)
     seen = collections.Counter()
     for index in range(PLAIN_POSITIONS):
-        position = game_position(rng, PLAIN_PLIES_LEFT[index % len(PLAIN_PLIES_LEFT)])
+        position = position_before_end(rng, PLAIN_PLIES_LEFT[index % len(PLAIN_PLIES_LEFT)],
+                                       PASS_RATE, CAPTURE_RATE)
         expected = plain_margin(position, {}, seen)
         move, margin = endgame.ExactSolver().best_move(position)
         assert margin == expected, position
@@ -103,7 +84,8 @@ def test_win_loss_proof_agrees_with_the_reference_solver_eight_to_ten_plies_out(
     rng = random.Random(SEED + 1)
     wins = 0
     for index in range(DEEP_POSITIONS):
-        position = game_position(rng, DEEP_PLIES_LEFT[index % len(DEEP_PLIES_LEFT)])
+        position = position_before_end(rng, DEEP_PLIES_LEFT[index % len(DEEP_PLIES_LEFT)],
+                                       PASS_RATE, CAPTURE_RATE)
         expected = ReferenceSolver().margin(position) > 0
         assert endgame.ExactSolver().mover_wins(position) == expected, position
         wins += expected

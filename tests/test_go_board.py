@@ -3,7 +3,7 @@
 import pytest
 
 import go_board
-from go_board import BLACK, PASS, WHITE, IllegalMove, InputError, Position, from_coord
+from go_board import BLACK, PASS, WHITE, IllegalMove, Position, from_coord
 
 
 def point(row, col):
@@ -253,42 +253,6 @@ def test_symmetries_map_boards_and_moves_consistently():
         assert image.transformed(inverse) == position
         moved = position.play(point(2, 2)).transformed(symmetry)
         assert image.play(go_board.SYMMETRIC_POINT[symmetry][point(2, 2)]) == moved
-
-
-def test_parse_input_accepts_crlf_trailing_spaces_and_final_newline():
-    text = "2\r\n00000 \r\n00000\r\n00000\r\n00000\r\n00000\r\n00000\r\n00000\r\n00100\r\n00000\r\n00000\r\n"
-    colour, previous, current = go_board.parse_input(text)
-    assert colour == WHITE and previous == (0, 0) and current == (1 << point(2, 2), 0)
-
-
-@pytest.mark.parametrize("text, message", [
-    ("1\n" + "00000\n" * 9, "expected 11 lines (colour, previous board, current board), found 10"),
-    ("3\n" + "00000\n" * 10, "line 1: colour must be 1 or 2, found '3'"),
-    ("1\n" + "00000\n" * 4 + "0000\n" + "00000\n" * 5, "line 6: a row is 5 digits 0-2, found '0000'"),
-    ("1\n" + "00000\n" * 7 + "00300\n" + "00000\n" * 2, "line 9: a row is 5 digits 0-2, found '00300'"),
-    ("1\n" + "00000\n" * 5 + "12000\n20000\n" + "00000\n" * 3,
-     "current board: the group at 0,0 has no liberty"),
-])
-def test_parse_input_rejects_with_a_precise_message(text, message):
-    with pytest.raises(InputError) as raised:
-        go_board.parse_input(text)
-    assert str(raised.value) == message
-
-
-def test_read_input_reports_a_missing_file(tmp_path):
-    with pytest.raises(InputError) as raised:
-        go_board.read_input(str(tmp_path / "input.txt"))
-    assert "cannot read" in str(raised.value)
-
-
-def test_format_input_is_lf_without_final_newline():
-    text = go_board.format_input(WHITE, (0, 0), (1 << point(2, 2), 1 << point(0, 4)))
-    assert text == "2\n00000\n00000\n00000\n00000\n00000\n00002\n00000\n00100\n00000\n00000"
-
-
-def test_format_output():
-    assert go_board.format_output(point(2, 3)) == "2,3"
-    assert go_board.format_output(PASS) == "PASS"
 
 
 def liberties(chain, own, opp):

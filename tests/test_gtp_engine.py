@@ -196,6 +196,7 @@ def assert_a_whole_game(record):
         assert position.is_over and record["winner"] == position.winner()
 
 
+@pytest.mark.slow
 def test_the_engine_plays_the_per_move_agent_under_our_referee(monkeypatch):
     assert_a_whole_game(play_one_game(monkeypatch, "cmd:{} {}".format(sys.executable, PLAYER)))
 

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+import course_io
 from referee import judge, rules
 from referee_support import (EMPTY, HOST, KO_AFTER_BLACK_TOOK, KO_BEFORE, RANDOM_PLAYER, REPO,
                              input_text, load_fixture, run_host)
@@ -230,7 +231,7 @@ def replay_random_game(seed):
     game_input = judge.opening_input()
     for ply in range(1, rules.MAX_MOVE + 1):
         text = random_player.choose_move_text(judge.format_input(game_input), seed)
-        verdict = judge.judge_step(game_input, judge.parse_action(text), ply)
+        verdict = judge.judge_step(game_input, course_io.parse_action(text), ply)
         if verdict.next_input is None:
             return verdict.winner, ply, judge.format_input(game_input)
         game_input = verdict.next_input
@@ -243,6 +244,7 @@ def run_driver(tmp_path, black, white, seed="0"):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
 
 
+@pytest.mark.slow
 def test_course_driver_plays_a_random_game_through_our_host(tmp_path):
     seed = "7"
     winner, plies, last_input = replay_random_game(seed)

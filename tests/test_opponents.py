@@ -10,7 +10,9 @@ import pytest
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, format_input, from_coord  # noqa: E402
+from conftest import random_positions  # noqa: E402
+from course_io import format_input  # noqa: E402
+from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord  # noqa: E402
 from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
 from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
 from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
@@ -100,25 +102,6 @@ def after_white_placed(board, ply, row, col):
                     position.white ^ BIT[from_coord(row, col)])
 
 
-def random_positions(seed, count):
-    """Seeded positions reached by random legal play, passes included, at every stage."""
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        position = Position()
-        for _ in range(rng.randrange(MAX_PLY)):
-            placements = position.legal_placements()
-            if not placements or rng.random() < PASS_CHANCE:
-                position = position.play(PASS)
-            else:
-                position = position.play(rng.choice(placements))
-            if position.is_over:
-                break
-        if not position.is_over:
-            positions.append(position)
-    return positions
-
-
 def test_registry_names_and_seeded_replay():
     assert sorted(BUILTIN_PLAYERS) == ["aggressive", "alphabeta", "alphabeta4", "greedy",
                                        "plain-uct", "random"]
@@ -136,7 +119,7 @@ def test_registry_names_and_seeded_replay():
 
 def test_random_plays_only_legal_placements():
     player = RandomPlayer(1)
-    for position in random_positions(11, 300):
+    for position in random_positions(random.Random(11), 300, PASS_CHANCE):
         legal = position.legal_placements()
         move = player.choose_move(position)
         assert move in legal if legal else move == PASS
@@ -239,7 +222,7 @@ def test_alphabeta4_only_returns_legal_moves(monkeypatch):
     monkeypatch.setattr(alphabeta4, "NODES_PER_CLOCK_CHECK", 1)
     hurried = AlphaBeta4Player(3, time_limit=0.0)
     player = AlphaBeta4Player(2, time_limit=None, max_depth=2)
-    for position in random_positions(12, 60):
+    for position in random_positions(random.Random(12), 60, PASS_CHANCE):
         assert hurried.choose_move(position) in position.legal_moves()
         assert hurried.depth_reached == (1 if position.ply == MAX_PLY else 0)
         assert player.choose_move(position) in position.legal_moves()

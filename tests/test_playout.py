@@ -8,7 +8,10 @@ of reach), so the two must finish every seeded game on the same board.
 
 import random
 
+import pytest
+
 import go_board
+from conftest import random_positions
 from go_board import BIT, FULL, MAX_PLY, NEIGHBOURS, Position, dilate, group_of, place_stone, points_of
 from mcts.playout import playout
 
@@ -89,39 +92,39 @@ def _reference_playout(position, random_, knowledge, met=None):
     return (own, opp) if black_to_move else (opp, own)
 
 
-def _start_positions(count, seed):
-    """The empty board and `count` positions reached by uniformly random legal moves."""
-    rng = random.Random(seed)
-    positions = [Position()]
-    while len(positions) < count:
-        position = Position()
-        for _ in range(rng.randrange(MAX_PLY)):
-            position = position.play(rng.choice(position.legal_moves()))
-            if position.is_over:
-                break
-        positions.append(position)
-    return positions
+# The start positions of the comparison: the empty board and positions of random games.
+START_POSITIONS = 200
+START_SEED = 24
+START_PASS_RATE = 0.05
+REPLAY_SEEDS = range(10)
 
 
-def test_playout_follows_the_reference_policy_seed_for_seed():
-    games = 0
+@pytest.fixture(scope="module")
+def reference_games():
+    """Every comparison game once: `(knowledge, number, seed, position, reference result)`, and
+    what the reference met in them (computed once for the two tests below)."""
+    starts = [Position()] + random_positions(random.Random(START_SEED), START_POSITIONS - 1,
+                                             START_PASS_RATE)
+    games, met = [], {}
     for knowledge in (False, True):
-        for number, position in enumerate(_start_positions(200, seed=24)):
-            for seed in range(10):
-                expected = _reference_playout(position, random.Random(seed).random, knowledge)
-                assert playout(position, random.Random(seed).random, knowledge) == expected, \
-                    (knowledge, number, seed, position)
-                games += 1
-    assert games == 4000
+        for number, position in enumerate(starts):
+            for seed in REPLAY_SEEDS:
+                result = _reference_playout(position, random.Random(seed).random, knowledge, met)
+                games.append((knowledge, number, seed, position, result))
+    return games, met
 
 
-def test_the_comparison_meets_every_kind_of_ply():
+def test_playout_follows_the_reference_policy_seed_for_seed(reference_games):
+    games, _ = reference_games
+    for knowledge, number, seed, position, expected in games:
+        assert playout(position, random.Random(seed).random, knowledge) == expected, \
+            (knowledge, number, seed, position)
+    assert len(games) == 4000
+
+
+def test_the_comparison_meets_every_kind_of_ply(reference_games):
     # The test above is only as good as the situations its games run into.
-    met = {}
-    for knowledge in (False, True):
-        for position in _start_positions(200, seed=24):
-            for seed in range(10):
-                _reference_playout(position, random.Random(seed).random, knowledge, met)
+    _, met = reference_games
     assert min(met["urgent"], met["self-atari"], met["pass"], met["capture"]) > 20, met
 
 

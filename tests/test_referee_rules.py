@@ -1,14 +1,14 @@
-"""The plain referee rules (referee.rules) and the course file formats (referee.judge), in-process.
+"""The plain referee rules (referee.rules), in-process.
 
-Each rule of rules.md is pinned to an exact ASCII board; file parsing is pinned to exact
-strings, including the course referee's leniencies and the forms it rejects.
+Each rule of rules.md is pinned to an exact ASCII board. The course files' formats are
+tests/test_course_io.py's.
 """
 
 import pytest
 
-from referee import judge, rules
+from referee import rules
 from referee.display import draw_board
-from referee_support import EMPTY, KO_AFTER_BLACK_TOOK, KO_BEFORE, board, input_text
+from referee_support import EMPTY, KO_AFTER_BLACK_TOOK, KO_BEFORE, board
 
 
 def place(previous, current, i, j, colour):
@@ -154,51 +154,6 @@ def test_winner_counts_stones_and_komi(black_stones, white_stones, winner):
     assert rules.winner([flat[k:k + 5] for k in range(0, 25, 5)]) == winner
 
 
-# ---- output.txt ---------------------------------------------------------------------------
-
-@pytest.mark.parametrize("line, action", [
-    ("2,3", (2, 3)),
-    ("2,3\n", (2, 3)),
-    (" 1 , 2 ", (1, 2)),        # strip() then int(), which ignores spaces
-    ("1,2,3", (1, 2)),          # extra fields are never read
-    ("+1,-0", (1, 0)),
-    ("1_0,2", (10, 2)),         # int() accepts digit underscores: off the board later
-    ("-1,2", (-1, 2)),
-    ("PASS", rules.PASS),
-    (" PASS \n", rules.PASS),
-    ("PASS,x", rules.PASS),     # only the first field is compared with PASS
-])
-def test_output_lines_the_course_accepts(line, action):
-    assert judge.parse_action(line) == action
-
-
-@pytest.mark.parametrize("line", [
-    "pass", "Pass", "", "\n", "(2,3)", "2 3", "1", "1,", ",1", "1.0,2", "a,b", "PASS x"])
-def test_output_lines_the_course_rejects(line):
-    with pytest.raises(judge.OutputFileError):
-        judge.parse_action(line)
-
-
-def test_output_is_read_up_to_the_first_line_end(tmp_path):
-    path = tmp_path / "output.txt"
-    path.write_bytes(b"2,2\r\nPASS\n")
-    assert judge.parse_action(judge.read_output_line(str(path))) == (2, 2)
-    path.write_bytes(b"\nPASS")
-    with pytest.raises(judge.OutputFileError):
-        judge.parse_action(judge.read_output_line(str(path)))
-
-
-@pytest.mark.parametrize("content", [None, b"\xff\xfe2,2"])
-def test_missing_or_undecodable_output_is_an_output_error(tmp_path, content):
-    path = tmp_path / "output.txt"
-    if content is not None:
-        path.write_bytes(content)
-    with pytest.raises(judge.OutputFileError):
-        judge.read_output_line(str(path))
-
-
-# ---- input.txt ----------------------------------------------------------------------------
-
 ONE_STONE = """
     . . . . .
     . . . . .
@@ -206,36 +161,6 @@ ONE_STONE = """
     . . . . .
     . . . . .
 """
-
-
-def test_input_is_formatted_exactly_as_the_course_writes_it():
-    game_input = judge.GameInput(rules.WHITE, board(EMPTY), board(ONE_STONE))
-    assert judge.format_input(game_input) == (
-        "2\n00000\n00000\n00000\n00000\n00000\n00000\n00000\n00100\n00000\n00000")
-
-
-@pytest.mark.parametrize("transform", [
-    lambda text: text,
-    lambda text: text + "\n",
-    lambda text: text.replace("\n", "\r\n") + "\r\n",
-    lambda text: text.replace("\n", "  \n") + "  \n\n",
-])
-def test_input_parsing_accepts_line_end_variants(transform):
-    text = input_text(2, EMPTY, ONE_STONE)
-    assert judge.parse_input(transform(text)) == judge.GameInput(
-        rules.WHITE, board(EMPTY), board(ONE_STONE))
-
-
-@pytest.mark.parametrize("text, message", [
-    ("", "has 0 lines"),
-    ("1\n" + "00000\n" * 9 + "00000\n00000", "has 12 lines"),
-    ("3\n" + "00000\n" * 9 + "00000", "line 1 must be 1 or 2"),
-    ("1\n" + "00000\n" * 4 + "0000\n" + "00000\n" * 4 + "00000", "line 6 must be 5 digits"),
-    ("1\n" + "00000\n" * 9 + "00300", "line 11 must be 5 digits"),
-])
-def test_input_parsing_names_the_fault(text, message):
-    with pytest.raises(judge.InputFileError, match=message):
-        judge.parse_input(text)
 
 
 def test_draw_board_marks_the_last_move():

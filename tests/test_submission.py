@@ -1,16 +1,16 @@
 """The tournament bundle (tools/make_submission.py): one file the course grader runs as it is.
 
 The bundle is built into a temporary directory and run as the grader runs it: `python3
-my_player3.py`, plainly, in a directory holding only the bundle and its helper file. Here
-`python3` is Python 3.7 when this machine has it (a `python3` link first on PATH, so the course
-driver and host.py run on it too), and numpy and psutil cannot be imported: a directory first on
-PYTHONPATH holds a numpy.py and a psutil.py that raise ImportError. The bundle must answer fixed
+my_player3.py`, plainly, in a directory holding only the bundle and its helper file, in the
+grader's environment of tools/grader_sim.py (`python3` is Python 3.7 when this machine has it,
+numpy and psutil cannot be imported, no LITTLEGO_* settings). The bundle must answer fixed
 positions exactly as the package does, and win course-driver games against the random player
 with every move's CPU, the whole process tree's, measured from outside by
 tools/cpu_meter.py, within its budget.
 
-One game per colour runs in `make test`; the 20-game match (about 3 minutes) is marked `slow`,
-which pytest.ini leaves out: run it with `pytest -m slow tests/test_submission.py`.
+The games under the course driver (one per colour, and the 20-game match of about 3 minutes)
+are marked `slow`, which pytest.ini leaves out: run them with `make test-slow` or
+`pytest -m slow tests/test_submission.py`.
 """
 
 import ast
@@ -21,7 +21,6 @@ import re
 import shutil
 import subprocess
 import sys
-import warnings
 
 import pytest
 
@@ -40,31 +39,14 @@ MOVE_CPU = 0.75
 CPU_MARGIN = 0.1
 GAMES_PER_COLOUR = 10
 
-from tools import make_submission  # noqa: E402
-from tools.grader_python import grader_python  # noqa: E402
+from tools import grader_sim, make_submission  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def grader_env(tmp_path_factory):
     """The environment of a graded run: `python3` is 3.7, numpy and psutil do not import."""
-    root = tmp_path_factory.mktemp("grader")
-    interpreter = grader_python()
-    if interpreter is None:
-        interpreter = os.path.realpath(sys.executable)
-        warnings.warn("Python 3.7 not found: the bundle runs on {} {}.{} instead".format(
-            interpreter, *sys.version_info[:2]))
-    bin_dir = root / "bin"
-    bin_dir.mkdir()
-    os.symlink(interpreter, str(bin_dir / "python3"))
-    blocked = root / "blocked"
-    blocked.mkdir()
-    for name in ("numpy", "psutil"):
-        (blocked / (name + ".py")).write_text(
-            "raise ImportError('{} is not promised by the grader')\n".format(name))
-    env = {key: value for key, value in os.environ.items() if not key.startswith("LITTLEGO_")}
-    env.update(PATH=str(bin_dir) + os.pathsep + env.get("PATH", ""), PYTHONPATH=str(blocked),
-               PYTHONDONTWRITEBYTECODE="1")
-    for name in ("numpy", "psutil"):
+    env = grader_sim.grader_env(str(tmp_path_factory.mktemp("grader")))
+    for name in grader_sim.BLOCKED_MODULES:
         done = subprocess.run(["python3", "-c", "import " + name], env=env,
                               stderr=subprocess.DEVNULL)
         assert done.returncode == 1, "the {} blocker does not work".format(name)
@@ -88,7 +70,7 @@ def new_game_dir(tmp_path, bundle_dir):
 def run_move(command, cwd, env, input_txt, **settings):
     """One agent call; returns (exit code, stderr, output.txt's text or None)."""
     (cwd / "input.txt").write_text(input_txt)
-    env = dict(env, **{"LITTLEGO_" + key.upper(): str(value) for key, value in settings.items()})
+    env = dict(env, **{my_player.SETTINGS_PREFIX + key.upper(): str(value) for key, value in settings.items()})
     done = subprocess.run(command, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
     output = cwd / "output.txt"
@@ -387,7 +369,7 @@ def check_match(game_dir, env, games_per_colour):
             assert len(moves) >= 6, summary
             for move in moves:
                 assert move["exit"] == 0, summary
-                assert re.match(r"^(PASS|[0-4],[0-4])$", move["output"] or ""), summary
+                assert grader_sim.wellformed_output(move["output"]), summary
                 assert move["cpu"] <= MOVE_CPU + CPU_MARGIN, summary
                 max_cpu = max(max_cpu, move["cpu"])
             for trouble in ("Traceback", "search failed", "derived from the stones"):
@@ -395,6 +377,7 @@ def check_match(game_dir, env, games_per_colour):
     return max_cpu
 
 
+@pytest.mark.slow
 def test_one_game_per_colour_under_the_course_driver(tmp_path, bundle_dir, grader_env):
     check_match(new_game_dir(tmp_path, bundle_dir), grader_env, 1)
 

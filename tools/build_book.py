@@ -37,6 +37,7 @@ import zlib
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
+import course_io  # noqa: E402
 import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
@@ -228,11 +229,7 @@ def complete_through(counts, max_ply):
 
 
 def write_book(path, content):
-    """Atomic: a temporary file in the same folder, then a rename."""
-    temp_path = path + ".tmp"
-    with open(temp_path, "w") as handle:
-        json.dump(content, handle, indent=0, sort_keys=True)
-    os.replace(temp_path, path)
+    course_io.write_atomically(path, json.dumps(content, indent=0, sort_keys=True))
 
 
 def read_existing(path):

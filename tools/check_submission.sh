@@ -7,14 +7,14 @@
 #   PYTHON37=PATH   the Python 3.7 to play on (default: tools/grader_python.py's)
 #
 # The game directory is a new, empty temporary one that receives only the submission's files,
-# tools/course_driver.sh, and host.py with the referee package it imports. `python3` there is
-# Python 3.7, the grader's version (a link first on PATH), and numpy and psutil cannot be
-# imported (a directory first on PYTHONPATH holds modules of those names that raise ImportError).
-# Our player runs as `python3 my_player3.py` inside tools/cpu_meter.py, which records
-# each move's CPU for the whole process tree, workers included, as the grader meters it. The
-# player gets no LITTLEGO_* settings and no seed, as in grading. Prints the wins per colour and
-# the largest CPU of a move; exits 1 if a game was lost, an output was missing or malformed, or
-# a move took more than the grader's 10 s.
+# tools/course_driver.sh, and host.py with the referee package it imports (and course_io, which
+# the judge reads its files with). The grader's environment is tools/grader_sim.py's, as in
+# tests/test_submission.py: `python3` is Python 3.7, numpy and psutil cannot be imported, the
+# player gets none of its settings and no seed. Our player runs as `python3 my_player3.py`
+# inside tools/cpu_meter.py, which records each move's CPU for the whole process tree, workers
+# included, as the grader meters it. Prints the wins per colour and the largest CPU of a move;
+# exits 1 if a game was lost, an output was missing or malformed, or a move took more than the
+# grader's limit (tools/grader_sim.py moves).
 
 set -u
 
@@ -28,32 +28,16 @@ if [ ! -f "$submission/my_player3.py" ]; then
     exit 2
 fi
 
-# The real executable, not a version manager's shim: a shim's own CPU would count as ours.
-py=
-for candidate in ${PYTHON37:-} $(python3 "$repo/tools/grader_python.py" 2>/dev/null); do
-    py=$("$candidate" -c 'import sys; print(sys.executable if sys.version_info[:2] == (3, 7) else "")' 2>/dev/null) || py=
-    [ -n "$py" ] && break
-done
-if [ -z "$py" ]; then
-    py=$(python3 -c 'import sys; print(sys.executable)')
-    echo "Python 3.7 not found: playing on $py" >&2
-fi
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/game" "$work/game/referee" "$work/bin" "$work/blocked"
+mkdir "$work/game" "$work/game/referee"
 cp "$submission"/* "$work/game/"
-cp "$repo/tools/course_driver.sh" "$repo/host.py" "$work/game/"
+cp "$repo/tools/course_driver.sh" "$repo/host.py" "$repo/course_io.py" "$work/game/"
 cp "$repo"/referee/*.py "$work/game/referee/"
-ln -s "$py" "$work/bin/python3"
-for module in numpy psutil; do
-    echo "raise ImportError('$module is not promised by the grader')" > "$work/blocked/$module.py"
-done
-PATH=$work/bin:$PATH
-PYTHONPATH=$work/blocked
-export PATH PYTHONPATH
-unset LITTLEGO_MOVE_CPU LITTLEGO_GAME_CPU LITTLEGO_WORKERS LITTLEGO_SEED LITTLEGO_BOOK \
-    LITTLEGO_SOLVER LITTLEGO_KNOWLEDGE
+# The grader's environment; the checks at the end run outside it, on this machine's python3.
+host_python=$(command -v python3)
+grader=$(python3 "$repo/tools/grader_sim.py" env "$work" ${PYTHON37:+--python "$PYTHON37"}) || exit 2
+eval "$grader"
 
 cd "$work/game" || exit 2
 ours="python3 '$meter' '$work/moves.jsonl' python3 my_player3.py"
@@ -84,19 +68,6 @@ done
 echo "as Black: $wins_black/$games wins; as White: $wins_white/$games wins;" \
      "$(($(date +%s) - started)) s"
 echo "games ended by score: $(grep -c '^Game end (score: ' "$work/games.log") of $((2 * games))"
-python3 - "$work/moves.jsonl" <<'EOF'
-import json
-import re
-import sys
-
-with open(sys.argv[1]) as handle:
-    moves = [json.loads(line) for line in handle]
-bad = [move for move in moves if not re.match(r"^(PASS|[0-4],[0-4])$", move["output"] or "")]
-cpus = sorted(move["cpu"] for move in moves)
-print("our moves: {}, missing or malformed outputs: {}, CPU per move: max {:.2f} s, median "
-      "{:.2f} s, over 8.5 s: {} (the grader's limit is 10 s)".format(
-          len(moves), len(bad), cpus[-1], cpus[len(cpus) // 2], sum(cpu > 8.5 for cpu in cpus)))
-sys.exit(1 if bad or cpus[-1] > 10.0 else 0)
-EOF
+PYTHONPATH= "$host_python" "$repo/tools/grader_sim.py" moves "$work/moves.jsonl"
 moves_ok=$?
 [ "$moves_ok" = 0 ] && [ "$wins_black" = "$games" ] && [ "$wins_white" = "$games" ]

@@ -35,8 +35,9 @@ TOOLS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TOOLS)
 sys.path.insert(0, REPO)
 
+import course_io  # noqa: E402
 import go_board  # noqa: E402
-from referee import judge, rules  # noqa: E402
+from referee import rules  # noqa: E402
 from referee.proctree import run_limited  # noqa: E402
 from referee.player import GRADER_MOVE_CPU  # noqa: E402
 from referee.stats import percentile  # noqa: E402
@@ -60,37 +61,29 @@ MOVES_LOG = "agent_moves.jsonl"
 def meter(argv):
     """`soak.py meter LOG COMMAND...`: run COMMAND as one metered agent move (see above)."""
     log_path, command = argv[0], argv[1:]
-    game_input = _read_text(judge.INPUT_FILE)
+    game_input = course_io.read_text(course_io.INPUT_FILE)
     run = run_limited(" ".join(shlex.quote(word) for word in command), ".", dict(os.environ),
                       MOVE_CPU_LIMIT, MOVE_WALL_LIMIT)
     record = {"cpu": run.cpu, "time_cpu": run.time_cpu, "wall": run.wall,
               "exit": run.exit_status, "over_limit": run.over_limit,
               "leftovers": run.leftovers, "input": game_input,
-              "output": _read_text(judge.OUTPUT_FILE)}
+              "output": course_io.read_text(course_io.OUTPUT_FILE)}
     with open(log_path, "a") as handle:
         handle.write(json.dumps(record, sort_keys=True) + "\n")
     return 0
-
-
-def _read_text(path):
-    try:
-        with open(path) as handle:
-            return handle.read()
-    except (IOError, OSError, UnicodeDecodeError):
-        return None
 
 
 def judge_move(record):
     """`(missing, illegal)` for one metered move, judged by the referee's rules on its own
     input.txt (the one pass that loses at once, Black's on the empty board, counts as illegal)."""
     try:
-        colour, previous, current = judge.parse_input(record["input"] or "")
-    except judge.InputFileError:
+        colour, previous, current = course_io.parse_grid_input(record["input"] or "")
+    except course_io.InputError:
         return False, False  # not the agent's doing: the judge wrote it
     lines = (record["output"] or "").splitlines()
     try:
-        action = judge.parse_action(lines[0] if lines else "")
-    except judge.OutputFileError:
+        action = course_io.parse_action(lines[0] if lines else "")
+    except course_io.OutputError:
         return True, False
     if action == rules.PASS:
         return False, colour == rules.BLACK and previous == current == rules.empty_board()
