@@ -780,3 +780,20 @@ def test_workers_die_with_a_parent_killed_mid_search(tmp_path, kill_signal):
                 process.kill()
             except psutil.NoSuchProcess:
                 pass
+
+
+@pytest.mark.parametrize("plies, solver_plies", [("0", None), ("6", 6)])
+def test_the_leaf_solve_setting_reaches_the_search(monkeypatch, plies, solver_plies):
+    # K = 0 gives the search no leaf solver at all (the search as before); K > 0 a LeafSolver(K).
+    seen = []
+
+    def fake_search(*args, **kwargs):
+        seen.append(kwargs["leaf_solver"])
+        return [core.ChildStats(from_coord(1, 1), 1, 1.0, None)], 1, 1
+    monkeypatch.setattr(my_player, "root_parallel_search", fake_search)
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED,
+                                   "LITTLEGO_LEAF_SOLVE_PLIES": plies})
+    move, _ = my_player.search_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                    settings)
+    assert move == from_coord(1, 1)
+    assert [None if solver is None else solver.plies for solver in seen] == [solver_plies]
