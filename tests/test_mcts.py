@@ -332,3 +332,17 @@ def test_go_search_with_solved_leaves_proves_the_root_in_few_simulations():
     assert result.proven and result.simulations < 400
     wins = [stats.action for stats in result.children if stats.solved == core.WIN]
     assert bool(wins) == exact
+
+
+def test_go_leaf_solver_keeps_its_proofs_until_the_table_is_full(monkeypatch):
+    position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
+    solver = LeafSolver(8)
+    solver(GoState(position))
+    kept = dict(solver.table)
+    assert kept  # the proof's nodes, for the next leaf
+    solver(GoState(position))
+    assert solver.table == kept  # proven again from the table alone
+    monkeypatch.setattr("mcts.go_game.LEAF_TABLE_ENTRIES", len(kept) - 1)
+    solver.table["marker"] = True
+    solver(GoState(position))
+    assert "marker" not in solver.table and solver.table == kept  # started over, same proofs
