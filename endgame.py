@@ -45,10 +45,11 @@ NO_KO = -1
 # How much a refutation at `plies_left` adds to its point's history score.
 HISTORY_WEIGHT = [plies * plies for plies in range(MAX_PLY + 2)]
 DEADLINE_CHECK_NODES = 1023
+NO_NODE_CAP = 1 << 62
 
 
 class OutOfTime(Exception):
-    """The exact search passed its CPU deadline: nothing it found is proven."""
+    """The exact search passed its CPU deadline or node cap: nothing it found is proven."""
 
 
 def margin_of(diff, plies_left):
@@ -79,7 +80,7 @@ class ExactSolver(object):
     after OutOfTime; the margin bounds, killers and history are per search.
     """
 
-    def __init__(self, cpu_deadline=None, clock=time.process_time, table=None):
+    def __init__(self, cpu_deadline=None, clock=time.process_time, table=None, node_cap=None):
         self.proven = {} if table is None else table  # node key -> the mover wins
         self.bounds = {}  # node key -> (lower, upper, best move) of its margin
         self.history = [0] * (go_board.NUM_POINTS + 1)
@@ -87,9 +88,13 @@ class ExactSolver(object):
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
+        # OutOfTime once this many nodes are counted (the last two plies count loosely).
+        self.node_cap = NO_NODE_CAP if node_cap is None else node_cap
 
     def _count_node(self):
         self.nodes += 1
+        if self.nodes > self.node_cap:
+            raise OutOfTime()
         if self.cpu_deadline is not None and not self.nodes & DEADLINE_CHECK_NODES \
                 and self.clock() > self.cpu_deadline:
             raise OutOfTime()

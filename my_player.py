@@ -17,7 +17,9 @@ The GTP engine (`gtp_engine.py`, `my_player.py --gtp`) runs the same `decide` on
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
 LITTLEGO_BOOK / LITTLEGO_SOLVER (0 turns a part off, for measuring what it is worth) and
-LITTLEGO_KNOWLEDGE (1 turns the playout knowledge on; off by default).
+LITTLEGO_KNOWLEDGE (1 turns the playout knowledge on; off by default) and
+LITTLEGO_LEAF_SOLVE_PLIES (K: the search's nodes at most K plies from the end are proven exactly,
+`mcts.go_game.LeafSolver`; 0, the default, turns it off).
 """
 
 import collections
@@ -33,7 +35,7 @@ import opening_book
 import step_storage
 from go_board import BLACK, MAX_PLY, PASS
 from mcts import core
-from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
 from mcts.parallel import MAX_WORKERS, root_parallel_search, usable_cores
 from mcts.stopping import StopRules
 
@@ -87,6 +89,9 @@ MOVE_CPU_RANGE = (0.01, 3600.0)
 GAME_CPU_RANGE = (0.01, 36000.0)
 WORKERS_RANGE = (0, MAX_WORKERS)  # 0: one per usable core
 EXPLORATION_RANGE = (0.0, 100.0)
+LEAF_SOLVE_PLIES_RANGE = (0, MAX_PLY)
+# Search nodes this many plies from the end or fewer get a capped exact proof; 0: none.
+DEFAULT_LEAF_SOLVE_PLIES = 0
 
 
 def _setting(environ, name, default, kind, bounds):
@@ -119,6 +124,8 @@ class Settings(object):
         self.knowledge = environ.get("LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE) != "0"
         self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
                                     float, EXPLORATION_RANGE)
+        self.leaf_solve_plies = _setting(environ, "LITTLEGO_LEAF_SOLVE_PLIES",
+                                         DEFAULT_LEAF_SOLVE_PLIES, int, LEAF_SOLVE_PLIES_RANGE)
 
 
 def tree_cpu_seconds():
@@ -182,7 +189,8 @@ def search_move(position, budget_end, settings):
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
         settings.workers, per_worker, per_worker * WALL_PER_CPU + 0.5, log=log,
         exploration=settings.exploration,
-        stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS))
+        stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS),
+        leaf_solver=LeafSolver(settings.leaf_solve_plies) if settings.leaf_solve_plies else None)
     details = {"simulations": simulations, "workers": workers_used,
                "candidates": candidates(children)}
     return searched_move(position, children), details

@@ -13,6 +13,11 @@ zero-sum game with win/loss outcomes):
 
 Leaves are valued by an evaluator with `evaluate(state, rng) -> value` in [0, 1] for
 `state.to_play()`. Values stored in a node are for the player who chose the node's action.
+
+An optional leaf solver, `leaf_solver(state) -> WIN / LOSS / None` for `state.to_play()`, is
+asked about every new non-terminal node: a proven node (None: not proven, or not its business)
+is solved at once and, like a terminal, backs up its exact value. The solver backups then prove
+its parent or steer selection away from it, so it is never expanded.
 """
 
 import math
@@ -109,12 +114,14 @@ def _solve_from_children(node):
         node.solved = LOSS if node.player == chooser else WIN
 
 
-def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, stop=None):
+def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, stop=None,
+           leaf_solver=None):
     """Run simulations until the budget is spent, the root is proven or the choice is made.
 
     `rng` is a `random.Random`; everything random in the search comes from it. `budget` has
     `exhausted(simulations)` and `simulations_left(simulations)` (an estimate); `stop` is a
-    `mcts.stopping.StopRules` (default: stop once the choice is decided).
+    `mcts.stopping.StopRules` (default: stop once the choice is decided); `leaf_solver` proves
+    new nodes (see the module docstring; None: no solver).
     """
     stop = StopRules() if stop is None else stop
     root = Node(None, None, root_state)
@@ -137,6 +144,7 @@ def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, 
             if node is not root:
                 node.solved = _value_for(node.player, leaf_player, value)
         else:
+            proof = None
             if node.untried is None:
                 _expand(node, rng)
             if node.untried:
@@ -148,8 +156,17 @@ def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, 
                 if state.is_terminal():
                     child.solved = _value_for(child.player, state.to_play(),
                                               state.reward(state.to_play()))
+                elif leaf_solver is not None:
+                    proof = leaf_solver(state)
+                    if proof is not None:
+                        child.solved = _value_for(child.player, state.to_play(), proof)
             leaf_player = state.to_play()
-            value = state.reward(leaf_player) if state.is_terminal() else evaluator.evaluate(state, rng)
+            if state.is_terminal():
+                value = state.reward(leaf_player)
+            elif proof is not None:
+                value = proof
+            else:
+                value = evaluator.evaluate(state, rng)
         for visited in reversed(path):
             visited.visits += 1
             if visited.player is not None:

@@ -155,17 +155,19 @@ def _parent_search(search, cpu_seconds, log):
 
 
 def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds,
-                         exploration=core.DEFAULT_EXPLORATION, log=None, stop=None):
+                         exploration=core.DEFAULT_EXPLORATION, log=None, stop=None,
+                         leaf_solver=None):
     """Merged root statistics of `workers` searches: `(children, simulations, workers_used)`.
 
     Each worker's budget is `cpu_per_worker` CPU seconds of its own, `wall_seconds` of wall
-    time; `stop` (a `mcts.stopping.StopRules`) may end each worker's search early.
+    time; `stop` (a `mcts.stopping.StopRules`) may end each worker's search early;
+    `leaf_solver` is core.search's (each worker has its own copy).
     """
 
     def search_with(worker_seed):
         budget = Budget(cpu_per_worker, wall_seconds)
         return core.search(root_state, evaluator, random.Random(worker_seed), budget, exploration,
-                           stop)
+                           stop, leaf_solver)
 
     children = []
     parent_pid = os.getpid()

@@ -2,12 +2,13 @@
 
 import random
 
+import endgame
 import go_board
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from mcts import core
 from mcts.budget import Budget
 from mcts.stopping import StopRules
-from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
 from mcts.playout import playout
 
@@ -195,3 +196,153 @@ def test_a_decided_choice_stops_the_search_unless_the_rule_is_off():
     spent = core.search(Nim(30), CoinFlipEvaluator(), random.Random(2),
                         SpentBudget(max_simulations=3000), stop=StopRules(when_decided=False))
     assert spent.simulations == 3000
+
+
+# ---- solved leaves: the search's optional leaf solver ------------------------------------------
+
+def nim_proof(state):
+    """Exact Nim: the mover loses on a multiple of 3."""
+    return core.LOSS if state.pile % 3 == 0 else core.WIN
+
+
+class RecordingSolver(object):
+    """Wraps a leaf solver and remembers every state it was asked about and what it answered."""
+
+    def __init__(self, solve):
+        self.solve = solve
+        self.answers = []
+
+    def __call__(self, state):
+        answer = self.solve(state)
+        self.answers.append((state, answer))
+        return answer
+
+    def piles(self):
+        return [(state.pile, answer) for state, answer in self.answers]
+
+
+def solved_run(state, simulations, leaf_solver, seed=1):
+    return core.search(state, CoinFlipEvaluator(), random.Random(seed),
+                       Budget(max_simulations=simulations), leaf_solver=leaf_solver)
+
+
+def test_a_leaf_proof_of_a_child_proves_the_root_once_both_children_are_made():
+    # From 10 only taking 1 wins (9 is a multiple of 3). The solver proves the new child 9 lost
+    # for its mover, so the root is a proven win after its two children exist: 2 simulations.
+    solver = RecordingSolver(nim_proof)
+    result = solved_run(Nim(10), 10000, solver)
+    assert result.proven and result.simulations == 2
+    assert {stats.action: stats.solved for stats in result.children} == {1: core.WIN,
+                                                                          2: core.LOSS}
+    assert core.best_action(result.children) == 1
+    assert sorted(solver.piles()) == [(8, core.WIN), (9, core.LOSS)]
+    # Without it the search proves the same root only through terminals, 108 simulations here.
+    assert run(Nim(10), 10000).simulations == 108
+
+
+def test_a_proven_loss_is_avoided_and_never_visited_again():
+    # The solver proves pile 8 alone, a win for its mover: the root's take of 2 is a proven
+    # loss, visited once; the unproven take of 1 gets every other simulation and is chosen.
+    solver = RecordingSolver(lambda state: core.WIN if state.pile == 8 else None)
+    result = solved_run(Nim(10), 20, solver)
+    children = by_action(result)
+    assert children[2].solved == core.LOSS and children[2].visits == 1
+    assert children[1].solved is None and children[1].visits == 19
+    assert core.best_action(result.children) == 1
+    assert solver.piles().count((8, core.WIN)) >= 1
+
+
+class ProvenNim(Nim):
+    """Nim whose piles up to PROVEN_PILE the solver proves: the search must never expand them."""
+
+    def legal_actions(self):
+        assert self.pile > PROVEN_PILE, "a proven node was expanded"
+        return Nim.legal_actions(self)
+
+    def apply(self, take):
+        return ProvenNim(self.pile - take, 1 - self.player)
+
+
+PROVEN_PILE = 4
+
+
+def test_a_proven_leaf_is_backed_up_like_a_terminal_and_never_expanded():
+    # From 20 only taking 2 wins. A proven leaf proves its parent at once or is avoided by
+    # selection, so the search never grows the tree below it.
+    solver = RecordingSolver(lambda state: nim_proof(state) if state.pile <= PROVEN_PILE else None)
+    result = solved_run(ProvenNim(20), 10000, solver)
+    assert result.proven and by_action(result)[2].solved == core.WIN
+    assert core.best_action(result.children) == 2
+    assert result.simulations == len(solver.answers)  # one new node, one question each
+    assert all(answer is not None for pile, answer in solver.piles() if pile <= PROVEN_PILE)
+
+
+def test_a_solver_that_proves_nothing_changes_nothing():
+    # A capped solve that does not finish answers None: the search is the one without a solver.
+    position = Position.from_text(NINE_LEFT, to_move=BLACK, ply=16)
+    capped = RecordingSolver(LeafSolver(go_board.MAX_PLY, node_cap=1))
+    with_cap = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+                           Budget(max_simulations=300), leaf_solver=capped)
+    without = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+                          Budget(max_simulations=300))
+    assert capped.answers and {answer for _, answer in capped.answers} == {None}
+    assert [stats.as_tuple() for stats in with_cap.children] == [
+        stats.as_tuple() for stats in without.children]
+
+
+EIGHT_LEFT = """
+    . X O . .
+    X X O O .
+    . X X O .
+    X . X O O
+    . X O . ."""
+NINE_LEFT = """
+    . X O . .
+    X X O O .
+    . X X O .
+    X . X O O
+    . X . . ."""
+
+
+def test_without_a_leaf_solver_the_search_is_the_same_as_before_solved_leaves():
+    # Statistics of this seeded search recorded on main at 30467ff, before leaf solvers existed.
+    position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
+    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+                         Budget(max_simulations=400))
+    assert (result.simulations, result.proven) == (400, False)
+    assert sorted(stats.as_tuple() for stats in result.children) == [
+        (0, 30, 1.0, None), (3, 23, 0.0, None), (4, 43, 3.0, None), (9, 131, 20.0, None),
+        (10, 30, 1.0, None), (14, 23, 0.0, None), (16, 30, 1.0, None), (20, 30, 1.0, None),
+        (23, 36, 2.0, None), (24, 23, 0.0, None), (25, 1, 0.0, 0.0)]
+
+
+def test_go_leaf_solver_proves_within_its_plies_and_agrees_with_the_exact_search():
+    position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
+    exact = endgame.ExactSolver().mover_wins(position)
+    assert LeafSolver(8)(GoState(position)) == (core.WIN if exact else core.LOSS)
+    assert LeafSolver(7)(GoState(position)) is None  # 8 plies left: not its business
+    assert LeafSolver(8, node_cap=1)(GoState(position)) is None  # the cap stops the proof
+
+
+def test_go_search_with_solved_leaves_proves_the_root_in_few_simulations():
+    position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
+    exact = endgame.ExactSolver().mover_wins(position)
+    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+                         Budget(max_simulations=400), leaf_solver=LeafSolver(8))
+    assert result.proven and result.simulations < 400
+    wins = [stats.action for stats in result.children if stats.solved == core.WIN]
+    assert bool(wins) == exact
+
+
+def test_go_leaf_solver_keeps_its_proofs_until_the_table_is_full(monkeypatch):
+    position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
+    solver = LeafSolver(8)
+    solver(GoState(position))
+    kept = dict(solver.table)
+    assert kept  # the proof's nodes, for the next leaf
+    solver(GoState(position))
+    assert solver.table == kept  # proven again from the table alone
+    monkeypatch.setattr("mcts.go_game.LEAF_TABLE_ENTRIES", len(kept) - 1)
+    solver.table["marker"] = True
+    solver(GoState(position))
+    assert "marker" not in solver.table and solver.table == kept  # started over, same proofs

@@ -163,7 +163,8 @@ def test_malformed_input_exits_2_with_one_stderr_line_and_writes_nothing(tmp_pat
     assert run.input_after == input_bytes
 
 
-@pytest.mark.parametrize("name", ["LITTLEGO_MOVE_CPU", "LITTLEGO_EXPLORATION", "LITTLEGO_WORKERS"])
+@pytest.mark.parametrize("name", ["LITTLEGO_MOVE_CPU", "LITTLEGO_EXPLORATION", "LITTLEGO_WORKERS",
+                                  "LITTLEGO_LEAF_SOLVE_PLIES"])
 def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp_path, name):
     run = run_agent(tmp_path, OPENING_INPUT, **{name: "fast"})
     assert run.exit_code == 2
@@ -177,6 +178,8 @@ def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp
     ("LITTLEGO_MOVE_CPU", "0"), ("LITTLEGO_MOVE_CPU", "1e400"), ("LITTLEGO_GAME_CPU", "nan"),
     ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
     ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
+    ("LITTLEGO_LEAF_SOLVE_PLIES", "-1"), ("LITTLEGO_LEAF_SOLVE_PLIES", "25"),
+    ("LITTLEGO_LEAF_SOLVE_PLIES", "6.5"), ("LITTLEGO_LEAF_SOLVE_PLIES", "nan"),
 ])
 def test_a_setting_out_of_its_sane_range_is_refused(name, value):
     with pytest.raises(ValueError):
@@ -185,12 +188,14 @@ def test_a_setting_out_of_its_sane_range_is_refused(name, value):
 
 def test_the_sane_ranges_hold_the_defaults_and_their_ends():
     settings = my_player.Settings({"LITTLEGO_MOVE_CPU": "0.01", "LITTLEGO_GAME_CPU": "36000",
-                                   "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0"})
-    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration) == (
-        0.01, 36000.0, 4, 0.0)
+                                   "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0",
+                                   "LITTLEGO_LEAF_SOLVE_PLIES": "24"})
+    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration,
+            settings.leaf_solve_plies) == (0.01, 36000.0, 4, 0.0, 24)
     defaults = my_player.Settings({})
-    assert (defaults.move_cpu, defaults.game_cpu) == (my_player.DEFAULT_MOVE_CPU,
-                                                      my_player.DEFAULT_GAME_CPU)
+    assert (defaults.move_cpu, defaults.game_cpu, defaults.leaf_solve_plies) == (
+        my_player.DEFAULT_MOVE_CPU, my_player.DEFAULT_GAME_CPU,
+        my_player.DEFAULT_LEAF_SOLVE_PLIES)
 
 
 @pytest.mark.parametrize("name, value", [("LITTLEGO_MOVE_CPU", "nan"),
@@ -762,3 +767,20 @@ def test_workers_die_with_a_parent_killed_mid_search(tmp_path, kill_signal):
                 process.kill()
             except psutil.NoSuchProcess:
                 pass
+
+
+@pytest.mark.parametrize("plies, solver_plies", [("0", None), ("6", 6)])
+def test_the_leaf_solve_setting_reaches_the_search(monkeypatch, plies, solver_plies):
+    # K = 0 gives the search no leaf solver at all (the search as before); K > 0 a LeafSolver(K).
+    seen = []
+
+    def fake_search(*args, **kwargs):
+        seen.append(kwargs["leaf_solver"])
+        return [core.ChildStats(from_coord(1, 1), 1, 1.0, None)], 1, 1
+    monkeypatch.setattr(my_player, "root_parallel_search", fake_search)
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED,
+                                   "LITTLEGO_LEAF_SOLVE_PLIES": plies})
+    move, _ = my_player.search_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
+                                    settings)
+    assert move == from_coord(1, 1)
+    assert [None if solver is None else solver.plies for solver in seen] == [solver_plies]
