@@ -23,7 +23,7 @@ cut-offs (a child already proven lost for its mover proves the node without sear
 import time
 
 import go_board
-from go_board import (BIT, FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
+from go_board import (FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
                       popcount)
 
 # Measured with `make bench` (the reach table, docs/benchmarks.md; 30 positions from recorded

@@ -8,7 +8,7 @@ import pytest
 
 from referee import rules
 from referee.display import draw_board
-from referee_support import EMPTY, KO_AFTER_BLACK_TOOK, KO_BEFORE, board
+from referee_support import KO_AFTER_BLACK_TOOK, KO_BEFORE, board
 
 
 def place(previous, current, i, j, colour):

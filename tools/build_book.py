@@ -42,7 +42,7 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import opening_book  # noqa: E402
-from go_board import PASS, from_coord  # noqa: E402
+from go_board import from_coord  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402

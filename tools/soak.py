@@ -135,7 +135,7 @@ def play_game(number, opponent, agent_colour, args):
                                   universal_newlines=True)
     strays = stray_processes(directory)
     moves = []
-    for line in _read_text(log_path).splitlines() if os.path.exists(log_path) else []:
+    for line in (course_io.read_text(log_path) or "").splitlines():
         move = json.loads(line)
         move["missing"], move["illegal"] = judge_move(move)
         move.update(game=number, opponent=opponent,
