@@ -110,6 +110,9 @@ def _setting(environ, name, default, kind, bounds):
 
 
 class Settings(object):
+    """The LITTLEGO_* settings from `environ`, and the opening book they select, read here once
+    (the time manager and the move choice both use it; the GTP engine keeps it for the game)."""
+
     def __init__(self, environ):
         self.move_cpu = _setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
                                  MOVE_CPU_RANGE)
@@ -119,7 +122,8 @@ class Settings(object):
             or usable_cores()
         seed = environ.get("LITTLEGO_SEED")
         self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
-        self.use_book = environ.get("LITTLEGO_BOOK", "1") != "0"
+        use_book = environ.get("LITTLEGO_BOOK", "1") != "0"
+        self.book = opening_book.read() if use_book else opening_book.NO_BOOK
         self.use_solver = environ.get("LITTLEGO_SOLVER", "1") != "0"
         self.knowledge = environ.get("LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE) != "0"
         self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
@@ -154,7 +158,7 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
-    free_plies = opening_book.answered_plies() if settings.use_book else 0
+    free_plies = settings.book.answered_plies
     for our_ply in our_plies:
         if our_ply <= free_plies:
             continue
@@ -235,8 +239,8 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": "win"})
-    if settings.use_book and position.ply <= opening_book.BOOK_PLIES:
-        move = opening_book.lookup(position)
+    if settings.book.entries and position.ply <= opening_book.BOOK_PLIES:
+        move = opening_book.lookup(position, settings.book.entries)
         if move in placements:  # a book pass is never played: winning_pass decided above
             return Decision(move, SOURCE_BOOK, {})
     if settings.use_solver:

@@ -1,6 +1,7 @@
 """Opening book: answers for plies 1-6 without search, looked up under the 8 symmetries.
 
-Start at `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
+Start at `read` (one parse of the file per move: the entries and how many plies they answer in
+full) and `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
 canonical position (the smallest of its 8 symmetric images, see `position_key`) to an entry
 whose "move" is the answer in that frame; `lookup` maps the answer back to the board as given.
 The builder answers every position our own book moves can reach through ply 6 against every
@@ -10,6 +11,7 @@ says where its answer came from (exact proof or search, with the budget); `looku
 the move.
 """
 
+import collections
 import json
 import os
 import sys
@@ -87,27 +89,34 @@ def _positions(content):
     return positions if isinstance(positions, dict) else {}
 
 
-def load(path=BOOK_PATH):
-    """The book's entries, or an empty book when the file is missing or unreadable."""
-    return _positions(_read(path))
+# The book as a move reads it: `entries` maps keys to entries; `answered_plies` is the last ply
+# through which it answers every position our book moves can reach (the time manager counts our
+# moves up to it as free).
+Book = collections.namedtuple("Book", "entries answered_plies")
+NO_BOOK = Book({}, 0)
 
 
-def answered_plies(path=BOOK_PATH):
-    """The last ply through which the book answers every position our book moves can reach
-    (`built_with.max_ply`, which a partial build keeps up to date; 0 without a usable book):
-    the time manager counts our moves up to it as free."""
+def read(path=BOOK_PATH):
+    """The book file as a `Book`, read once; NO_BOOK when it is missing or unreadable.
+
+    `answered_plies` is `built_with.max_ply`, which a partial build keeps up to date, within
+    0..BOOK_PLIES, and 0 without entries."""
     content = _read(path)
+    entries = _positions(content)
     built_with = content.get("built_with")
     max_ply = built_with.get("max_ply") if isinstance(built_with, dict) else None
-    return min(max_ply, BOOK_PLIES) if isinstance(max_ply, int) and _positions(content) else 0
+    if not entries or not isinstance(max_ply, int):
+        return Book(entries, 0)
+    return Book(entries, max(0, min(max_ply, BOOK_PLIES)))
 
 
-def lookup(position, book=None):
-    """The book's move for `position` in the position's own frame, or None."""
-    if book is None:
-        book = load()
+def lookup(position, entries=None):
+    """The move `entries` (a Book's, by default the book file's) give `position`, in the
+    position's own frame, or None."""
+    if entries is None:
+        entries = read().entries
     key, symmetry = canonical(position)
-    found = book.get(key)
+    found = entries.get(key)
     canonical_move = parse_answer(found.get(MOVE)) if isinstance(found, dict) else None
     if canonical_move is None:
         return None

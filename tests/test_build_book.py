@@ -105,7 +105,7 @@ def test_an_interrupted_build_resumes_to_the_same_book(tmp_path):
     with open(args.out) as handle:
         partial = json.load(handle)
     assert 0 < len(partial["positions"]) < len(whole)
-    assert opening_book.lookup(Position(), opening_book.load(args.out)) == CENTRE
+    assert opening_book.lookup(Position(), opening_book.read(args.out).entries) == CENTRE
     resumed_executor = InlineExecutor()
     resumed = run_build(args, resumed_executor)
     assert resumed == whole
@@ -119,7 +119,7 @@ def test_the_book_file_says_how_far_it_is_complete(tmp_path):
         run_build(args, InlineExecutor(stop_after=7))
     # Known answers (ply 1, four at ply 3) need no job; 6 jobs at ply 2, 2 at ply 3: seven
     # jobs complete ply 2 only.
-    assert opening_book.answered_plies(args.out) == 2
+    assert opening_book.read(args.out).answered_plies == 2
     with open(args.out) as handle:
         built_with = json.load(handle)["built_with"]
     assert built_with["coverage"]["2"] == [6, 6] and built_with["target_ply"] == 4

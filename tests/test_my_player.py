@@ -395,7 +395,7 @@ AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
 
 @pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
 def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
-    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: answer)
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position, entries: answer)
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
     decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
                                      settings)
@@ -405,11 +405,27 @@ def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, 
 
 def test_a_legal_book_answer_is_played(monkeypatch):
     # The contrast for the test above.
-    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position: from_coord(1, 1))
+    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position, entries: from_coord(1, 1))
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
     decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
                                      settings)
     assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
+
+def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
+    # The time manager (answered plies) and the move choice (the entry) share one parse.
+    reads = []
+    real_read = my_player.opening_book._read
+    monkeypatch.setattr(my_player.opening_book, "_read",
+                        lambda path: reads.append(path) or real_read(path))
+    for key, value in SMALL_BUDGET.items():
+        monkeypatch.setenv(key, value)
+    (tmp_path / "input.txt").write_bytes(
+        format_input(WHITE, (0, 0), (AFTER_BLACK_CENTRE.black, 0)).encode("ascii"))
+    assert my_player.main(str(tmp_path)) == 0
+    assert reads == [my_player.opening_book.BOOK_PATH]
+    answer = my_player.opening_book.lookup(AFTER_BLACK_CENTRE)
+    assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
+
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):

@@ -31,7 +31,7 @@ PROVEN_THIRD_MOVES = {
     (1, 1): [(1, 2), (2, 1)],
     (1, 2): [(2, 1), (2, 3)],
 }
-BOOK = opening_book.load()
+BOOK = opening_book.read().entries
 # The fields tools/build_book.py writes next to the move.
 LINE, PLY, SOURCE = build_book.LINE, build_book.PLY, build_book.SOURCE
 PROVEN_WIN, PROVEN_LOSS = build_book.PROVEN_WIN, build_book.PROVEN_LOSS
@@ -127,7 +127,7 @@ def test_no_proof_in_the_book_contradicts_rules_md(key):
 def test_the_book_answers_every_position_through_the_ply_it_claims():
     # Coverage by construction: every opponent reply to our own book moves, passes included,
     # through answered_plies (the whole window once the build is complete).
-    claimed = opening_book.answered_plies()
+    claimed = opening_book.read().answered_plies
     assert claimed >= 1
     for level in build_book.reachable(BOOK, claimed).values():
         for key, (line, position) in level.items():
@@ -176,18 +176,18 @@ FIFO = "fifo"
 
 
 def test_a_missing_book_file_is_an_empty_book(tmp_path):
-    book = opening_book.load(str(tmp_path / "no_such_book.json"))
-    assert book == {}
-    assert opening_book.lookup(Position(), book) is None
+    book = opening_book.read(str(tmp_path / "no_such_book.json"))
+    assert book == opening_book.NO_BOOK
+    assert opening_book.lookup(Position(), book.entries) is None
 
 
 @pytest.mark.parametrize("content", CORRUPT_BOOKS)
 def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
     path = tmp_path / "opening_book.json"
     path.write_bytes(content)
-    book = opening_book.load(str(path))
-    assert book == {}
-    assert opening_book.lookup(Position(), book) is None
+    book = opening_book.read(str(path))
+    assert book == opening_book.NO_BOOK
+    assert opening_book.lookup(Position(), book.entries) is None
 
 
 @pytest.mark.parametrize("content", [
@@ -203,10 +203,9 @@ def test_an_unreadable_book_file_is_an_empty_book_and_one_line_on_stderr(tmp_pat
         os.mkfifo(str(path))
     elif content is not None:
         path.write_bytes(content)
-    assert opening_book.load(str(path)) == {}
-    assert opening_book.answered_plies(str(path)) == 0
+    assert opening_book.read(str(path)) == opening_book.NO_BOOK
     logged = capsys.readouterr().err
-    assert logged.count("\n") == 2 and logged.startswith("opening_book: cannot use "), logged
+    assert logged.count("\n") == 1 and logged.startswith("opening_book: cannot use "), logged
 
 
 EMPTY_BOARD_KEY = "1:0:0:p"

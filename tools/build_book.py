@@ -257,7 +257,7 @@ class Build(object):
         self.final_plies = set()
 
     def save(self, counts):
-        # `max_ply` is what opening_book.answered_plies reads: the plies answered in full.
+        # `max_ply` is what opening_book.read gives as answered_plies: the plies answered in full.
         settings = {"target_ply": self.args.max_ply, "seed": self.args.seed,
                     "workers": self.args.workers,
                     "solver_cpu": self.args.solver_cpu, "search_cpu": self.args.search_cpu,
