@@ -21,7 +21,8 @@ Jobs run through one executor: local processes (--jobs N, default 2) or a Ray cl
 (--ray ADDRESS, `make install-cluster`). The book file is rewritten atomically after every
 answer, so it is valid at every moment and an interrupted build resumes where it stopped: run
 the same command again. Answers already in the file are kept (--fresh starts over). The
-default budgets fit about 6 CPU hours (each ply's ceiling is printed before it starts).
+default budgets fit about 3 CPU hours (each ply's ceiling is printed before it starts); a user
+with a cluster raises them per ply (`--search-cpu 6=16`).
 """
 
 import argparse
@@ -53,10 +54,13 @@ CENTRE = from_coord(2, 2)
 KNOWN_THIRD_MOVES = {(0, 0): (2, 3), (0, 1): (1, 2), (1, 1): (1, 2), (1, 2): (2, 1)}
 # Default CPU seconds per position and ply. The search's is per worker (one worker per job by
 # default: the jobs fill the cores). A move in play gets at most my_player.DEFAULT_MOVE_CPU.
-# Positions per ply in the default build: 1, 6, 6 (4 known), 73, 117, 1052; these defaults then
-# come to 21,600 CPU s (6 h) at most, the search's early stops saving some.
-DEFAULT_SOLVER_CPU = {2: 20.0, 3: 20.0, 4: 1.0, 5: 1.0, 6: 1.0}
-DEFAULT_SEARCH_CPU = {2: 130.0, 3: 130.0, 4: 12.0, 5: 12.0, 6: 16.0}
+# Positions per ply in the default build: 1, 6, 6 (4 known), 73, 117, 910. Ply 6 gets what a
+# ply-6 move gets in play (8.5 s, there split over two workers) in one tree; the solver proves
+# nothing 18 plies from the end, so its share there is a token. These defaults come to 11,400
+# CPU s (3.2 h) at most; the committed book's plies 4-6 took 6,242 in the jobs (under pypy3;
+# plies 2-3 were searched by an earlier build), the searches' early stops saving the rest.
+DEFAULT_SOLVER_CPU = {2: 20.0, 3: 20.0, 4: 1.0, 5: 1.0, 6: 0.25}
+DEFAULT_SEARCH_CPU = {2: 130.0, 3: 130.0, 4: 12.0, 5: 12.0, 6: 8.25}
 # The search stops on its CPU budget; the wall limit only guards against a stuck job, and is
 # generous because a build under `nice` may get a small share of a busy machine.
 WALL_PER_CPU = 50.0
