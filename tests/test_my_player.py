@@ -405,11 +405,13 @@ def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, 
 
 def test_a_legal_book_answer_is_played(monkeypatch):
     # The contrast for the test above.
-    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position, entries: from_coord(1, 1))
+    monkeypatch.setattr(my_player.opening_book, "lookup",
+                        lambda position, entries: from_coord(1, 1))
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
     decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
                                      settings)
     assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
+
 
 def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
     # The time manager (answered plies) and the move choice (the entry) share one parse.
@@ -425,7 +427,6 @@ def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
     assert reads == [my_player.opening_book.BOOK_PATH]
     answer = my_player.opening_book.lookup(AFTER_BLACK_CENTRE)
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
-
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
