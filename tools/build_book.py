@@ -166,7 +166,7 @@ def answer_lost_position(solver, position):
 
 def searched(position, cpu, workers, seed):
     """`(move, search record)`: the agent's own search with `cpu` seconds per worker."""
-    settings = my_player.Settings({})
+    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})  # the search's settings; no book to read
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), seed, workers, cpu,
         cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration,
