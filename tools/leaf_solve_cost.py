@@ -29,6 +29,7 @@ from mcts import core  # noqa: E402
 from mcts.budget import Budget  # noqa: E402
 from mcts.go_game import LEAF_SOLVE_NODE_CAP, GoState, LeafSolver, PlayoutEvaluator  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
+from referee.stats import percentile  # noqa: E402
 from tools.solver_reach import recorded_positions  # noqa: E402
 
 PLIES_LEFT = (4, 5, 6, 7, 8, 9, 10)
@@ -39,11 +40,6 @@ SEARCH_POSITIONS = 6
 SEARCH_CPU = 1.0
 LEAF_PLIES = (0, 6, 8)
 SEED = 4
-
-
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def solve_row(plies_left, cap, count):
