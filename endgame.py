@@ -282,7 +282,7 @@ class ExactSolver(object):
         board is kept whole (no key is made for the root, so it costs nothing)."""
         own, opp, prev_own, prev_opp = position.mover_view()
         return (own, opp, prev_own, prev_opp, popcount(own) - popcount(opp),
-                position.pass_ends_game, MAX_PLY + 1 - position.ply)
+                position.pass_ends_game, go_board.plies_left(position.ply))
 
     def root_moves(self, position):
         """`(move, child node + its key)` for every legal move of `position`, placements in
@@ -380,7 +380,7 @@ def choose_endgame_move(position, cpu_deadline=None, table=None):
     """
     if winning_pass(position):
         return PASS, None
-    if MAX_PLY + 1 - position.ply > EXACT_PLIES_LEFT:
+    if go_board.plies_left(position.ply) > EXACT_PLIES_LEFT:
         return None
     solver = ExactSolver(cpu_deadline, table=table)
     try:

@@ -58,6 +58,11 @@ def other(colour):
     return 3 - colour
 
 
+def plies_left(ply):
+    """The plies still to play when `ply` is the next one, itself included (1 at MAX_PLY)."""
+    return MAX_PLY + 1 - ply
+
+
 def to_coord(point):
     return divmod(point, SIZE)
 

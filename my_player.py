@@ -162,7 +162,8 @@ def move_budget(ply, cpu_used, settings):
     for our_ply in our_plies:
         if our_ply <= free_plies:
             continue
-        solver_takes_it = settings.use_solver and MAX_PLY + 1 - our_ply <= endgame.EXACT_PLIES_LEFT
+        solver_takes_it = (settings.use_solver
+                           and go_board.plies_left(our_ply) <= endgame.EXACT_PLIES_LEFT)
         weights += SOLVER_MOVE_WEIGHT if solver_takes_it else 1.0
     share = (settings.game_cpu - cpu_used) / max(weights, 1.0)
     return max(min(settings.move_cpu, share), MIN_SEARCH_CPU + EXIT_RESERVE_CPU)

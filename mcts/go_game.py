@@ -66,7 +66,7 @@ class LeafSolver(object):
 
     def __call__(self, state):
         position = state.position
-        if go_board.MAX_PLY + 1 - position.ply > self.plies:
+        if go_board.plies_left(position.ply) > self.plies:
             return None
         if len(self.table) > LEAF_TABLE_ENTRIES:
             self.table = {}

@@ -301,3 +301,9 @@ def test_place_stone_agrees_with_its_definition_on_random_boards():
                 captures += 1
                 assert go_board.place_stone(own, opp, p, *expected) == go_board.KO
     assert captures > 1000
+
+
+def test_plies_left_counts_the_next_ply_itself():
+    # 24 plies at most: Black's first move has all 24 ahead, the last ply only itself.
+    assert (go_board.plies_left(1), go_board.plies_left(go_board.MAX_PLY)) == (24, 1)
+    assert go_board.plies_left(go_board.MAX_PLY + 1) == 0  # the game is over

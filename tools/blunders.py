@@ -53,7 +53,7 @@ def first_blunder(record, player, plies_left, cpu_seconds):
                "won": player in (record.get("winner_name") or ""), "blunder_ply": None,
                "first_solved_ply": None, "unproven": 0}
     for position, move in replay(record["moves"]):
-        if position.to_move != colour or go_board.MAX_PLY + 1 - position.ply > plies_left:
+        if position.to_move != colour or go_board.plies_left(position.ply) > plies_left:
             continue
         before = proven_win(position, cpu_seconds)
         if before is UNKNOWN:
