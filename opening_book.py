@@ -97,7 +97,8 @@ NO_BOOK = Book({}, 0)
 
 
 def read(path=BOOK_PATH):
-    """The book file as a `Book`, read once; NO_BOOK when it is missing or unreadable.
+    """The book file as a `Book` (one parse: a move keeps it, see my_player.Settings); NO_BOOK
+    when it is missing or unreadable.
 
     `answered_plies` is `built_with.max_ply`, which a partial build keeps up to date, within
     0..BOOK_PLIES, and 0 without entries."""
