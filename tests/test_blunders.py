@@ -41,3 +41,19 @@ def test_a_reported_blunder_turned_a_proven_win_into_a_proven_loss():
         assert blunders.proven_win(before, 5.0) is True
         assert blunders.proven_win(before.play(move), 5.0) is True  # now the opponent wins
     assert found >= 2  # random players throw away won endgames often
+
+
+def test_a_game_won_from_a_proven_loss_is_named_the_opponents_mistake():
+    verdicts = []
+    for seed in range(24):
+        record = random_game_record(seed)
+        summary = blunders.first_blunder(record, "white-player", 6, 5.0)
+        verdicts.append(blunders.verdict(summary))
+        if verdicts[-1] != blunders.WON_FROM_LOSS:
+            continue
+        assert record["winner_name"] == "white-player"
+        positions = dict((position.ply, position)
+                         for position, _ in blunders.replay(record["moves"]))
+        assert blunders.proven_win(positions[summary["first_solved_ply"]], 5.0) is False
+    assert verdicts.count(blunders.WON_FROM_LOSS) == 2  # seeds 14 and 21
+    assert verdicts.count(blunders.WON) == 20

@@ -8,8 +8,10 @@ from the first ply with at most --plies-left plies left, every position before a
 chosen player is solved exactly (`endgame.ExactSolver`, win/loss only, --cpu seconds at most per
 position). A blunder is a move after which the mover's proven win became a proven loss. Games
 lost without one were lost before the solver's reach (or the solver ran out of time): the
-report says which, so a diagnosis can tell the middle game from the endgame. One JSON line per
-game goes to --json; the table goes to stdout.
+report says which, so a diagnosis can tell the middle game from the endgame. Games won from a
+position already proven lost when first solved are the opponent's mistakes (what the agent's best
+tries in lost positions are for, endgame.ExactSolver.best_try): `verdict` names each case. One
+JSON line per game goes to --json; the table goes to stdout.
 """
 
 import argparse
@@ -26,6 +28,11 @@ import go_board  # noqa: E402
 from opening_book import parse_answer  # noqa: E402
 
 UNKNOWN = None
+WON = "won"
+WON_FROM_LOSS = "won from a proven loss: the opponent went wrong"
+LOST_BY_BLUNDER = "lost: blunder within reach"
+LOST_BEFORE_REACH = "lost: already lost when first solved"
+LOST_UNPROVEN = "lost: no blunder proven (positions left unsolved)"
 
 
 def proven_win(position, cpu_seconds):
@@ -74,6 +81,17 @@ def first_blunder(record, player, plies_left, cpu_seconds):
     return summary
 
 
+def verdict(summary):
+    """How a game of `first_blunder`'s summary was won or lost (one of the constants above)."""
+    if summary["won"]:
+        return WON_FROM_LOSS if summary.get("won_at_first_solved") is False else WON
+    if summary["blunder_ply"] is not None:
+        return LOST_BY_BLUNDER
+    if summary.get("won_at_first_solved") is False:
+        return LOST_BEFORE_REACH
+    return LOST_UNPROVEN
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="+")
@@ -92,17 +110,7 @@ def main(argv=None):
                     summaries.append(dict(first_blunder(record, args.player, args.plies_left,
                                                         args.cpu), file=path))
                     print(json.dumps(summaries[-1]), flush=True)
-    tally = collections.Counter()
-    for summary in summaries:
-        if summary["won"]:
-            tally["won"] += 1
-        elif summary["blunder_ply"] is not None:
-            tally["lost: blunder within reach"] += 1
-        elif summary.get("won_at_first_solved") is False:
-            tally["lost: already lost when first solved"] += 1
-        else:
-            tally["lost: no blunder proven (positions left unsolved)"] += 1
-    print(dict(tally))
+    print(dict(collections.Counter(verdict(summary) for summary in summaries)))
     if args.json:
         with open(args.json, "w") as handle:
             handle.writelines(json.dumps(summary) + "\n" for summary in summaries)
