@@ -108,7 +108,7 @@ ladder-default: $(STAMP) gnugo
 # over); prints each ply's size before it starts, and the CPU it took. Then Black's proven lines
 # past it (tools/prove_lines.py, plies 7-9; resumes too). Offline, so under PyPy where
 # installed: the same search does about twice the simulations per CPU second, the exact solver
-# about six times the nodes.
+# about four times the nodes.
 BOOK_PYTHON ?= $(or $(shell command -v pypy3),$(PY))
 BOOK_ARGS ?= --jobs 2
 PROVE_ARGS ?= --jobs 2
