@@ -417,7 +417,7 @@ def test_a_proven_line_past_the_opening_is_played_from_the_book():
     # Past ply 6 the book holds Black's proven wins (tools/prove_lines.py); the agent plays
     # them without searching.
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == 9)
+    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == 7)
     entry = settings.book.entries[late[0]]
     position = Position()
     for text in entry["line"]:

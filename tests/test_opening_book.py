@@ -120,7 +120,8 @@ def test_the_book_holds_proven_lines_past_its_plies():
     # What the test below samples from (the committed build proved hundreds).
     late = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
     assert len(late) >= 100
-    assert {BOOK[key][PLY] for key in late} == {7, 9}
+    plies = {BOOK[key][PLY] for key in late}
+    assert 7 in plies and plies <= {7, 9}  # Black's plies up to prove_lines.TO_PLY
 
 
 @pytest.mark.parametrize("key", proven_line_entries(2))
