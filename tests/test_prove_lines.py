@@ -9,7 +9,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import random
 import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
