@@ -26,11 +26,12 @@ import go_board
 from go_board import (FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
                       popcount)
 
-# Measured with `make bench` (the reach table, docs/benchmarks.md; 30 positions from recorded
-# games per row, 2026-11-22): at 13 plies left the proof's worst case was 3.2 s on Python 3.11
-# and 5.4 s on the grader's 3.7, about the solver's share of a default move (my_player); at 14
-# it was 8.0 s and 13.2 s. When the proof does not finish in time, MCTS takes the move.
-EXACT_PLIES_LEFT = 13
+# Measured with tools/solver_reach.py (the reach table of `make bench`, docs/benchmarks.md; 30
+# positions from recorded games per row, 2026-11-23): at 14 plies left the proof's median is
+# 0.9 s on Python 3.11 and 1.5 s on the grader's 3.7, its worst case 5.0 s and 8.6 s, against
+# the solver's share of a default move of about 5 s (my_player.SOLVER_SHARE). When the proof
+# does not finish in time, MCTS takes the move.
+EXACT_PLIES_LEFT = 14
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
 MARGIN_SEARCH_CPU = 1.5
 # Margins are in half points, to stay integers. By `plies_left & 1` (even: Black moves), the
@@ -42,8 +43,13 @@ NEEDED_DIFF = tuple(min(diff for diff in range(-go_board.NUM_POINTS, go_board.NU
                         if go_board.margin(diff, colour) > 0) for colour in MOVERS)
 WORST = -(2 * go_board.NUM_POINTS + max(abs(komi) for komi in MOVER_KOMI_HALF_POINTS) + 1)
 NO_KO = -1
-# How much a refutation at `plies_left` adds to its point's history score.
-HISTORY_WEIGHT = [plies * plies for plies in range(MAX_PLY + 2)]
+# How much a refutation at `plies_left` adds to its point's history score: a refutation far
+# from the end outweighs any number nearer the end (3**p rather than p**2: 30% fewer nodes on
+# the reach table's positions, docs/benchmarks.md). Move ordering keys put the killer above
+# captures above any history sum (KILLER_SHIFT, CAPTURE_SHIFT: bit positions).
+HISTORY_WEIGHT = [3 ** plies for plies in range(MAX_PLY + 2)]
+CAPTURE_SHIFT = 60
+KILLER_SHIFT = 65
 DEADLINE_CHECK_NODES = 1023
 NO_NODE_CAP = 1 << 62
 
@@ -115,13 +121,15 @@ class ExactSolver(object):
             new_own, new_opp = result
             captured = opp ^ new_opp
             if not captured:
-                moves.append(((point == killer) << 45 | history[point], point, new_opp, new_own,
-                              NO_KO, NO_KO, 1, new_opp | new_own << 25 | child_plies << 50))
+                moves.append(((point == killer) << KILLER_SHIFT | history[point], point, new_opp,
+                              new_own, NO_KO, NO_KO, 1,
+                              new_opp | new_own << 25 | child_plies << 50))
                 continue
             retake = ko_point(point, captured, new_own, new_opp)
             gain = 1 + popcount(captured)
-            moves.append((gain << 40 | (point == killer) << 45 | history[point], point, new_opp,
-                          new_own, opp if retake != NO_KO else NO_KO,
+            moves.append((gain << CAPTURE_SHIFT | (point == killer) << KILLER_SHIFT
+                          | history[point], point, new_opp, new_own,
+                          opp if retake != NO_KO else NO_KO,
                           own if retake != NO_KO else NO_KO,
                           gain, node_key(new_opp, new_own, child_plies, False, retake)))
         moves.sort(reverse=True)

@@ -4,8 +4,9 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 1. read input.txt (`course_io.read_input`): a malformed file is one line on stderr, exit 2;
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
-   Black on the empty board -> the centre (a proven result); plies 1-6 -> the opening book
-   (`opening_book.lookup`); few plies left -> exact search (`endgame`); otherwise, or when
+   Black on the empty board -> the centre (a proven result); a position of the opening book
+   (`opening_book.lookup`: every position of plies 1-6, and Black's proven wins past them)
+   -> its answer; few plies left -> exact search (`endgame`); otherwise, or when
    those give nothing in time, root-parallel MCTS (`mcts.parallel`) on the CPU budget from
    `move_budget`;
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
@@ -240,7 +241,7 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": "win"})
-    if settings.book.entries and position.ply <= opening_book.BOOK_PLIES:
+    if settings.book.entries:
         move = opening_book.lookup(position, settings.book.entries)
         if move in placements:  # a book pass is never played: winning_pass decided above
             return Decision(move, SOURCE_BOOK, {})

@@ -1,4 +1,4 @@
-"""Opening book: answers for plies 1-6 without search, looked up under the 8 symmetries.
+"""Opening book: answers without search, looked up under the 8 symmetries.
 
 Start at `read` (one parse of the file per move: the entries and how many plies they answer in
 full) and `lookup`. The book (`opening_book.json`, written by `tools/build_book.py`) maps a
@@ -6,9 +6,10 @@ canonical position (the smallest of its 8 symmetric images, see `position_key`) 
 whose "move" is the answer in that frame; `lookup` maps the answer back to the board as given.
 The builder answers every position our own book moves can reach through ply 6 against every
 opponent reply, so a miss (None, the move goes to search) means the book is partial or the
-game left the book's lines through a position the build has not reached yet. Each entry also
-says where its answer came from (exact proof or search, with the budget); `lookup` reads only
-the move.
+game left the book's lines through a position the build has not reached yet. Past ply 6 the
+book holds only proven wins for Black (`tools/prove_lines.py`: the likely lines, solved
+offline), so there a miss is the rule. Each entry also says where its answer came from (exact
+proof or search, with the budget); `lookup` reads only the move.
 """
 
 import collections

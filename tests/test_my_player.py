@@ -413,6 +413,20 @@ def test_a_legal_book_answer_is_played(monkeypatch):
     assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
 
 
+def test_a_proven_line_past_the_opening_is_played_from_the_book():
+    # Past ply 6 the book holds Black's proven wins (tools/prove_lines.py); the agent plays
+    # them without searching.
+    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == 7)
+    entry = settings.book.entries[late[0]]
+    position = Position()
+    for text in entry["line"]:
+        position = position.play(my_player.opening_book.parse_answer(text))
+    decision = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.3, settings)
+    assert decision.source == my_player.SOURCE_BOOK
+    assert go_board.move_to_text(decision.move) == entry["move"]
+
+
 def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
     # The time manager (answered plies) and the move choice (the entry) share one parse.
     reads = []

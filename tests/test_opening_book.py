@@ -16,6 +16,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 import course_io  # noqa: E402
+import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import opening_book  # noqa: E402
@@ -100,9 +101,36 @@ def test_every_entry_is_stored_under_its_canonical_key(key):
 
 
 @pytest.mark.parametrize("key", sorted(BOOK))
-def test_every_entry_is_within_the_book_plies(key):
-    # The agent only consults the book up to BOOK_PLIES, so later entries are dead weight.
-    assert book_position(key).ply == BOOK[key][PLY] <= opening_book.BOOK_PLIES
+def test_past_the_book_plies_every_entry_is_a_proven_win_for_black(key):
+    # tools/prove_lines.py's entries: Black's proven wins after B(2,2), nothing searched.
+    position = book_position(key)
+    assert position.ply == BOOK[key][PLY]
+    if position.ply > opening_book.BOOK_PLIES:
+        assert BOOK[key][SOURCE] == PROVEN_WIN
+        assert position.to_move == BLACK and after_black_centre(key)
+
+
+def proven_line_entries(count):
+    """The `count` entries past the book plies whose proofs took the least CPU."""
+    late = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
+    return sorted(late, key=lambda key: (BOOK[key][build_book.CPU_USED], key))[:count]
+
+
+def test_the_book_holds_proven_lines_past_its_plies():
+    # What the test below samples from (the committed build proved hundreds).
+    late = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
+    assert len(late) >= 100
+    plies = {BOOK[key][PLY] for key in late}
+    assert 7 in plies and plies <= {7, 9}  # Black's plies up to prove_lines.TO_PLY
+
+
+@pytest.mark.parametrize("key", proven_line_entries(2))
+def test_a_proven_line_answer_leaves_white_lost(key):
+    # Checked again by the solver here (the quickest proofs: Python 3.11 is slower than the
+    # PyPy the tool runs under), in an image other than the stored one.
+    position = book_position(key).transformed(5)
+    answer = opening_book.lookup(position, BOOK)
+    assert not endgame.ExactSolver().mover_wins(position.play(answer))
 
 
 def after_black_centre(key):

@@ -1,0 +1,174 @@
+"""Proven lines past the book: Black's proven winning moves at plies 7-11 against likely replies.
+
+Usage: pypy3 tools/prove_lines.py [--jobs 2 | --ray ADDRESS] [--from-ply 5] [--to-ply 9]
+                 [--replies 3] [--rank-cpu 1.0] [--cap 300] [--book opening_book.json]
+
+Start at `extend`. The opening book answers every position through ply 6; after it, Black (who
+wins 5x5 Little-Go from the centre) must find moves that are often the only winning one of
+twenty, which the middle-game search misses and the agent's exact search reaches only from 13
+plies left. This tool solves those positions offline and adds them to the book:
+- the start: every Black position of the book at `--from-ply` (5, the book's last Black ply),
+  its book answer played;
+- after each Black move, White's `--replies` most likely replies by the agent's own search
+  (`--rank-cpu` seconds of root-parallel MCTS, one worker, our evaluator and settings: nothing
+  here comes from an opponent's games), each giving a Black position two plies later;
+- each such Black position up to `--to-ply` is solved exactly (`endgame.ExactSolver`, win/loss,
+  `--cap` CPU seconds at most): a proven win is stored with its winning move (source
+  "proven win") and expanded; a proven loss or a position out of time is not stored (the agent
+  searches it in play) and not expanded.
+Entries are the book's (tools/build_book.py's fields), so `opening_book.lookup` finds them at
+any ply; the book's `built_with.max_ply` (the plies answered in full) is unchanged. The file is
+rewritten atomically after every answer and a run resumes: positions already proven are not
+solved again. Run under PyPy (the solver is pure Python, about 6x faster there): a ply-7
+position takes 5-30 s, a ply-9 one 1-5 s.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import signal
+import sys
+import time
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+
+import endgame  # noqa: E402
+import go_board  # noqa: E402
+import my_player  # noqa: E402
+import opening_book  # noqa: E402
+from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
+from mcts.parallel import root_parallel_search  # noqa: E402
+from tools import build_book  # noqa: E402
+
+FROM_PLY = 5  # the book's last Black ply
+TO_PLY = 9
+REPLIES = 3
+RANK_CPU = 1.0
+CAP_CPU = 300.0
+RANK_SEED = 1
+
+
+def likely_replies(position, count, cpu, seed):
+    """The `count` placements the agent's own search visits most in `position` (most first)."""
+    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})
+    children, _, _ = root_parallel_search(
+        GoState(position), PlayoutEvaluator(settings.knowledge), seed, 1, cpu,
+        cpu * build_book.WALL_PER_CPU + 60.0, exploration=settings.exploration)
+    ranked = sorted((stats for stats in children if stats.action != go_board.PASS),
+                    key=lambda stats: (-stats.visits, stats.action))
+    return [stats.action for stats in ranked[:count]]
+
+
+def prove_job(line, known_move, cap, replies, rank_cpu, expand, seed):
+    """`(entry or None, next lines)` for the Black position `line` reaches. Runs in a worker.
+
+    `known_move` (text): the book's answer, played as it is (entry None); else the position is
+    solved and a proven win gives the entry. `expand`: also rank White's replies after our
+    move (the next Black lines)."""
+    started = time.process_time()
+    position = build_book.position_after(line)
+    entry = None
+    if known_move is not None:
+        move = opening_book.parse_answer(known_move)
+    else:
+        solver = endgame.ExactSolver(started + cap)
+        try:
+            move = solver.winning_move(position)
+        except endgame.OutOfTime:
+            move = None
+        if move is not None:
+            entry = {build_book.PLY: position.ply, build_book.LINE: list(line),
+                     build_book.SOURCE: build_book.PROVEN_WIN, build_book.MARGIN: None,
+                     build_book.SOLVER_CPU: cap, opening_book.MOVE: go_board.move_to_text(move)}
+    next_lines = []
+    if move is not None and expand:
+        after = position.play(move)
+        if not after.is_over:
+            ours = line + [go_board.move_to_text(move)]
+            next_lines = [ours + [go_board.move_to_text(reply)]
+                          for reply in likely_replies(after, replies, rank_cpu, seed)]
+    if entry is not None:
+        entry[build_book.CPU_USED] = round(time.process_time() - started, 2)
+    return entry, next_lines
+
+
+def extend(args, executor, log=print):
+    """Solve ply by ply (--from-ply, then every second ply to --to-ply); returns
+    {ply: [proven won now, positions]}."""
+    with open(args.book) as handle:
+        content = json.load(handle)
+    book = content["positions"]
+    lines = sorted(entry[build_book.LINE] for entry in book.values()
+                   if entry.get(build_book.PLY) == args.from_ply)
+    counts = {}
+    for ply in range(args.from_ply, args.to_ply + 1, 2):
+        unique = {}
+        for line in lines:
+            unique.setdefault(opening_book.canonical(build_book.position_after(line))[0], line)
+        expand = ply + 2 <= args.to_ply
+        futures = {}
+        next_lines = []
+        for key, line in sorted(unique.items()):
+            known = book.get(key)
+            known_move = None
+            if known is not None and (ply == args.from_ply or
+                                      known.get(build_book.SOURCE) == build_book.PROVEN_WIN):
+                if not expand:
+                    continue
+                known_move = opening_book.lookup(build_book.position_after(line), book)
+                known_move = go_board.move_to_text(known_move)
+            futures[executor.submit(prove_job, line, known_move, args.cap, args.replies,
+                                    args.rank_cpu, expand, RANK_SEED)] = (key, line)
+        proven = 0
+        for future in concurrent.futures.as_completed(futures):
+            key, line = futures[future]
+            entry, more = future.result()
+            next_lines.extend(more)
+            if entry is not None:
+                key, entry = build_book.in_key_frame(build_book.position_after(line), line, entry)
+                book[key] = entry
+                proven += 1
+                build_book.write_book(args.book, content)
+                log("ply {} {} -> {} (proven win, {:.1f} s CPU)".format(
+                    ply, " ".join(line), entry[opening_book.MOVE], entry[build_book.CPU_USED]))
+            elif known_move is None:
+                log("ply {} {}: not proven won (lost or out of time)".format(ply, " ".join(line)))
+        counts[ply] = [proven, len(unique)]
+        log("ply {}: {} positions, {} proven won now".format(ply, len(unique), proven))
+        lines = next_lines
+    return counts
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="positions solved at once")
+    parser.add_argument("--ray", metavar="ADDRESS", help="run the jobs on this Ray cluster")
+    parser.add_argument("--from-ply", type=int, default=FROM_PLY)
+    parser.add_argument("--to-ply", type=int, default=TO_PLY)
+    parser.add_argument("--replies", type=int, default=REPLIES)
+    parser.add_argument("--rank-cpu", type=float, default=RANK_CPU)
+    parser.add_argument("--cap", type=float, default=CAP_CPU, help="CPU seconds per proof")
+    parser.add_argument("--book", default=opening_book.BOOK_PATH)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    executor = build_book.make_executor(args)
+    signal.signal(signal.SIGTERM, build_book.interrupt)
+    try:
+        counts = extend(args, executor, log=build_book.log_line)
+    except KeyboardInterrupt:
+        print("interrupted; the proofs so far are in {}: run the same command to resume".format(
+            args.book))
+        return 130
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+    print("proven won now, of the positions per ply: {}".format(json.dumps(counts)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
