@@ -1,12 +1,12 @@
-"""Proven lines past the book: Black's proven winning moves at plies 7-11 against likely replies.
+"""Proven lines past the book: Black's proven winning moves at plies 7 and 9 against likely replies.
 
 Usage: pypy3 tools/prove_lines.py [--jobs 2 | --ray ADDRESS] [--from-ply 5] [--to-ply 9]
                  [--replies 3] [--rank-cpu 1.0] [--cap 300] [--book opening_book.json]
 
 Start at `extend`. The opening book answers every position through ply 6; after it, Black (who
 wins 5x5 Little-Go from the centre) must find moves that are often the only winning one of
-twenty, which the middle-game search misses and the agent's exact search reaches only from 13
-plies left. This tool solves those positions offline and adds them to the book:
+twenty, which the middle-game search misses and the agent's exact search reaches only from 14
+plies left (ply 11). This tool solves those positions offline and adds them to the book:
 - the start: every Black position of the book at `--from-ply` (5, the book's last Black ply),
   its book answer played;
 - after each Black move, White's `--replies` most likely replies by the agent's own search
@@ -19,8 +19,9 @@ plies left. This tool solves those positions offline and adds them to the book:
 Entries are the book's (tools/build_book.py's fields), so `opening_book.lookup` finds them at
 any ply; the book's `built_with.max_ply` (the plies answered in full) is unchanged. The file is
 rewritten atomically after every answer and a run resumes: positions already proven are not
-solved again. Run under PyPy (the solver is pure Python, about 6x faster there): a ply-7
-position takes 5-30 s, a ply-9 one 1-5 s.
+solved again (their White replies are ranked again, a second each; a position not proven is
+tried again). Run under PyPy (the solver is pure Python, about 4x faster there): a ply-7
+position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median (2026-11-23).
 """
 
 import argparse
