@@ -425,20 +425,28 @@ def parse_args(argv=None):
     return args
 
 
+def run_jobs(args, work, path):
+    """`work(executor)` on --jobs local processes or the --ray cluster, stopped cleanly by ^C or
+    `kill PID`; None when interrupted, after saying that the file at `path` resumes."""
+    executor = make_executor(args)
+    # After the workers start: they keep the default SIGTERM, which `shutdown` sends them.
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        return work(executor)
+    except KeyboardInterrupt:
+        print("interrupted; what is done so far is in {}: run the same command to resume".format(
+            path))
+        return None
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
 def main(argv=None):
     args = parse_args(argv)
     started = time.time()
-    executor = make_executor(args)
-    # After the workers start: they keep the default SIGTERM, which `shutdown` sends them.
-    signal.signal(signal.SIGTERM, interrupt)  # `kill PID` stops a background build cleanly
-    try:
-        book = build(args, executor, log=log_line)
-    except KeyboardInterrupt:
-        print("interrupted; the answers so far are in {}: run the same command to resume".format(
-            args.out))
+    book = run_jobs(args, lambda executor: build(args, executor, log=log_line), args.out)
+    if book is None:
         return 130
-    finally:
-        executor.shutdown(wait=False, cancel_futures=True)
     with open(args.out) as handle:
         content = json.load(handle)["built_with"]
     print("{} positions in {}; coverage per ply (answered, total): {}; {:.0f} CPU seconds in "

@@ -28,7 +28,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import signal
 import sys
 import time
 
@@ -157,16 +156,10 @@ def parse_args(argv=None):
 
 def main(argv=None):
     args = parse_args(argv)
-    executor = build_book.make_executor(args)
-    signal.signal(signal.SIGTERM, build_book.interrupt)
-    try:
-        counts = extend(args, executor, log=build_book.log_line)
-    except KeyboardInterrupt:
-        print("interrupted; the proofs so far are in {}: run the same command to resume".format(
-            args.book))
+    counts = build_book.run_jobs(
+        args, lambda executor: extend(args, executor, log=build_book.log_line), args.book)
+    if counts is None:
         return 130
-    finally:
-        executor.shutdown(wait=False, cancel_futures=True)
     print("proven won now, of the positions per ply: {}".format(json.dumps(counts)))
     return 0
 
