@@ -110,15 +110,18 @@ def test_past_the_book_plies_every_entry_is_a_proven_win_for_black(key):
         assert position.to_move == BLACK and after_black_centre(key)
 
 
+# The keys of tools/prove_lines.py's entries.
+PROVEN_LINES = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
+
+
 def proven_line_entries(count):
     """The `count` entries past the book plies whose proofs took the least CPU."""
-    late = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
-    return sorted(late, key=lambda key: (BOOK[key][build_book.CPU_USED], key))[:count]
+    return sorted(PROVEN_LINES, key=lambda key: (BOOK[key][build_book.CPU_USED], key))[:count]
 
 
 def test_the_book_holds_proven_lines_past_its_plies():
     # What the test below samples from (the committed build proved hundreds).
-    late = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
+    late = PROVEN_LINES
     assert len(late) >= 100
     plies = {BOOK[key][PLY] for key in late}
     assert 7 in plies and plies <= {7, 9}  # Black's plies up to prove_lines.TO_PLY

@@ -164,12 +164,19 @@ def answer_lost_position(solver, position):
     return solver.best_try(position), None
 
 
+def agent_search(position, cpu, workers, seed, stop=None):
+    """root_parallel_search's `(children, simulations, workers_used)` for `position`: the
+    agent's own search (its evaluator and settings) with `cpu` seconds per worker."""
+    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})  # the search's settings; no book to read
+    return root_parallel_search(
+        GoState(position), PlayoutEvaluator(settings.knowledge), seed, workers, cpu,
+        cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration, stop=stop)
+
+
 def searched(position, cpu, workers, seed):
     """`(move, search record)`: the agent's own search with `cpu` seconds per worker."""
-    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})  # the search's settings; no book to read
-    children, simulations, workers_used = root_parallel_search(
-        GoState(position), PlayoutEvaluator(settings.knowledge), seed, workers, cpu,
-        cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration,
+    children, simulations, workers_used = agent_search(
+        position, cpu, workers, seed,
         stop=StopRules(sure_win=my_player.SURE_WIN_VALUE,
                        sure_win_after=my_player.SURE_WIN_SIMULATIONS))
     move = my_player.searched_move(position, children)

@@ -36,10 +36,7 @@ sys.path.insert(0, REPO_ROOT)
 
 import endgame  # noqa: E402
 import go_board  # noqa: E402
-import my_player  # noqa: E402
 import opening_book  # noqa: E402
-from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
-from mcts.parallel import root_parallel_search  # noqa: E402
 from tools import build_book  # noqa: E402
 
 FROM_PLY = 5  # the book's last Black ply
@@ -52,10 +49,7 @@ RANK_SEED = 1
 
 def likely_replies(position, count, cpu, seed):
     """The `count` placements the agent's own search visits most in `position` (most first)."""
-    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})
-    children, _, _ = root_parallel_search(
-        GoState(position), PlayoutEvaluator(settings.knowledge), seed, 1, cpu,
-        cpu * build_book.WALL_PER_CPU + 60.0, exploration=settings.exploration)
+    children, _, _ = build_book.agent_search(position, cpu, 1, seed)
     ranked = sorted((stats for stats in children if stats.action != go_board.PASS),
                     key=lambda stats: (-stats.visits, stats.action))
     return [stats.action for stats in ranked[:count]]
