@@ -105,16 +105,17 @@ ladder-default: $(STAMP) gnugo
 	$(PY) tools/ladder.py $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
 # The opening book (tools/build_book.py): resumes an interrupted build (BOOK_ARGS=--fresh starts
-# over); prints each ply's size before it starts, and the CPU it took. Then Black's proven lines
-# past it (tools/prove_lines.py, plies 7-9; resumes too). Offline, so under PyPy where
-# installed: the same search does about twice the simulations per CPU second, the exact solver
-# about four times the nodes.
+# over); prints each ply's size before it starts, and the CPU it took. Then the proven lines
+# past it (tools/prove_lines.py; resumes too): Black's plies 7-9, then White's plies 8-10 after
+# Black's centre. Offline, so under PyPy where installed: the same search does about twice the
+# simulations per CPU second, the exact solver about four times the nodes.
 BOOK_PYTHON ?= $(or $(shell command -v pypy3),$(PY))
 BOOK_ARGS ?= --jobs 2
 PROVE_ARGS ?= --jobs 2
 book: $(STAMP)
 	$(BOOK_PYTHON) tools/build_book.py $(BOOK_ARGS)
-	$(BOOK_PYTHON) tools/prove_lines.py $(PROVE_ARGS)
+	$(BOOK_PYTHON) tools/prove_lines.py --side black $(PROVE_ARGS)
+	$(BOOK_PYTHON) tools/prove_lines.py --side white $(PROVE_ARGS)
 
 submission: $(STAMP)
 	$(PY) tools/make_submission.py --out dist/submission

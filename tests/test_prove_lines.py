@@ -11,6 +11,8 @@ import json
 import os
 import sys
 
+import pytest
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
@@ -30,10 +32,11 @@ def mover_wins(position):
     return endgame.ExactSolver().mover_wins(position)
 
 
-def black_lines(ply, count, want_win):
-    """`count` lines of seeded random games reaching a Black position at `ply` that Black
-    wins (`want_win`) or loses under exact play."""
-    found, seed = [], 0
+def lines_at(ply, count, want_win, first_moves=()):
+    """`count` lines of seeded random games reaching a position at `ply` that its mover (Black
+    at odd plies) wins (`want_win`) or loses under exact play; each line's first move differs
+    from `first_moves` and from the others'."""
+    found, seed, firsts = [], 0, set(first_moves)
     while len(found) < count:
         seed += 1
         player, position, line = RandomPlayer(seed), go_board.Position(), []
@@ -41,13 +44,15 @@ def black_lines(ply, count, want_win):
             move = player.choose_move(position)
             line.append(go_board.move_to_text(move))
             position = position.play(move)
-        if position.ply == ply and not position.is_over and mover_wins(position) == want_win:
+        if position.ply == ply and not position.is_over and line[0] not in firsts \
+                and mover_wins(position) == want_win:
             found.append(line)
+            firsts.add(line[0])
     return found
 
 
 def test_a_won_position_gets_a_proven_winning_move_and_the_likely_replies_to_it():
-    [line] = black_lines(FROM_PLY, 1, True)
+    [line] = lines_at(FROM_PLY, 1, True)
     entry, next_lines = prove_lines.prove_job(line, None, CAP, 3, RANK_CPU, True, SEED)
     position = build_book.position_after(line)
     move = opening_book.parse_answer(entry[opening_book.MOVE])
@@ -64,7 +69,7 @@ def test_a_won_position_gets_a_proven_winning_move_and_the_likely_replies_to_it(
 
 
 def test_a_known_answer_is_played_unproven_and_expanded():
-    [line] = black_lines(FROM_PLY, 1, True)
+    [line] = lines_at(FROM_PLY, 1, True)
     position = build_book.position_after(line)
     known = go_board.move_to_text(position.legal_placements()[0])
     entry, next_lines = prove_lines.prove_job(line, known, CAP, 2, RANK_CPU, True, SEED)
@@ -73,7 +78,7 @@ def test_a_known_answer_is_played_unproven_and_expanded():
 
 
 def test_a_lost_position_is_neither_stored_nor_expanded():
-    [line] = black_lines(FROM_PLY, 1, False)
+    [line] = lines_at(FROM_PLY, 1, False)
     assert prove_lines.prove_job(line, None, CAP, 3, RANK_CPU, True, SEED) == (None, [])
 
 
@@ -86,31 +91,66 @@ class InlineExecutor(object):
         return future
 
 
-def test_extend_stores_proven_wins_two_plies_past_the_start_under_canonical_keys(tmp_path):
-    starts = black_lines(FROM_PLY, 2, True)
+def book_of(tmp_path, starts, ply):
+    """A book file holding each start line's position at `ply` with a proven winning answer."""
     positions = {}
     for line in starts:
         position = build_book.position_after(line)
         move = endgame.ExactSolver().winning_move(position)
         key, answer = opening_book.entry(position, move)
-        positions[key] = {build_book.PLY: FROM_PLY, build_book.LINE: line,
+        positions[key] = {build_book.PLY: ply, build_book.LINE: line,
                           opening_book.MOVE: answer, build_book.SOURCE: build_book.PROVEN_WIN}
     book_path = tmp_path / "book.json"
     book_path.write_text(json.dumps({"built_with": {"max_ply": 6}, "positions": positions}))
-    args = argparse.Namespace(book=str(book_path), from_ply=FROM_PLY, to_ply=FROM_PLY + 2,
-                              replies=2, rank_cpu=RANK_CPU, cap=CAP)
+    return str(book_path), positions
+
+
+def extend_args(book_path, from_ply, replies, after=""):
+    return argparse.Namespace(book=book_path, from_ply=from_ply, to_ply=from_ply + 2, after=after,
+                              replies=replies, rank_cpu=RANK_CPU, cap=CAP)
+
+
+# Black's lines from ply 15, White's from ply 16: the tool is the same for both sides.
+@pytest.mark.parametrize("from_ply", [FROM_PLY, FROM_PLY + 1])
+def test_extend_stores_proven_wins_two_plies_past_the_start_under_canonical_keys(tmp_path,
+                                                                                 from_ply):
+    book_path, positions = book_of(tmp_path, lines_at(from_ply, 2, True), from_ply)
     logged = []
-    counts = prove_lines.extend(args, InlineExecutor(), log=logged.append)
-    book = opening_book.read(str(book_path))
+    counts = prove_lines.extend(extend_args(book_path, from_ply, 2), InlineExecutor(),
+                                log=logged.append)
+    book = opening_book.read(book_path)
     assert book.answered_plies == 6  # the plies answered in full are not the tool's to change
     added = {key: entry for key, entry in book.entries.items() if key not in positions}
-    # After a winning move every White reply is still won for Black, so all are proven.
-    assert counts == {FROM_PLY: [0, 2], FROM_PLY + 2: [len(added), len(added)]}
+    # After a winning move every reply is still won for the mover, so all are proven.
+    assert counts == {from_ply: [0, 2], from_ply + 2: [len(added), len(added)]}
     assert 2 <= len(added) <= 4 and len(logged) == len(added) + 2
     for key, entry in added.items():
         position = build_book.position_after(entry[build_book.LINE])
-        assert position.ply == entry[build_book.PLY] == FROM_PLY + 2
+        assert position.ply == entry[build_book.PLY] == from_ply + 2
+        assert position.to_move == (go_board.BLACK if from_ply % 2 else go_board.WHITE)
         assert opening_book.canonical(position)[0] == key
         for symmetry in range(go_board.NUM_SYMMETRIES):
             image = position.transformed(symmetry)
             assert not mover_wins(image.play(opening_book.lookup(image, book.entries)))
+
+
+def test_extend_starts_only_from_the_lines_beginning_with_after(tmp_path):
+    starts = lines_at(FROM_PLY + 1, 2, True)
+    book_path, positions = book_of(tmp_path, starts, FROM_PLY + 1)
+    args = extend_args(book_path, FROM_PLY + 1, 1, after=starts[1][0])
+    counts = prove_lines.extend(args, InlineExecutor(), log=lambda message: None)
+    added = [entry for key, entry in opening_book.read(book_path).entries.items()
+             if key not in positions]
+    assert counts == {FROM_PLY + 1: [0, 1], FROM_PLY + 3: [1, 1]}
+    # The stored line is in its key's frame: it starts from an image of the chosen start.
+    [entry] = added
+    start_key = opening_book.canonical(build_book.position_after(starts[1]))[0]
+    prefix = build_book.position_after(entry[build_book.LINE][:len(starts[1])])
+    assert opening_book.canonical(prefix)[0] == start_key
+
+
+def test_each_side_has_its_defaults_and_an_option_given_wins():
+    black = prove_lines.parse_args([])
+    assert (black.from_ply, black.to_ply, black.after, black.cap) == (5, 9, "", 300.0)
+    white = prove_lines.parse_args(["--side", "white", "--cap", "5"])
+    assert (white.from_ply, white.to_ply, white.after, white.cap) == (6, 10, "2,2", 5.0)

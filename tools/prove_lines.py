@@ -1,27 +1,35 @@
-"""Proven lines past the book: Black's proven winning moves at plies 7 and 9 against likely replies.
+"""Proven lines past the book: the mover's proven winning moves against the likely replies.
 
-Usage: pypy3 tools/prove_lines.py [--jobs 2 | --ray ADDRESS] [--from-ply 5] [--to-ply 9]
-                 [--replies 3] [--rank-cpu 1.0] [--cap 300] [--book opening_book.json]
+Usage: pypy3 tools/prove_lines.py [--side black|white] [--jobs 2 | --ray ADDRESS]
+                 [--from-ply P] [--to-ply P] [--after MOVES] [--replies 3] [--rank-cpu 1.0]
+                 [--cap SECONDS] [--book opening_book.json]
 
-Start at `extend`. The opening book answers every position through ply 6; after it, Black (who
-wins 5x5 Little-Go from the centre) must find moves that are often the only winning one of
-twenty, which the middle-game search misses and the agent's exact search reaches only from 14
-plies left (ply 11). This tool solves those positions offline and adds them to the book:
-- the start: every Black position of the book at `--from-ply` (5, the book's last Black ply),
-  its book answer played;
-- after each Black move, White's `--replies` most likely replies by the agent's own search
-  (`--rank-cpu` seconds of root-parallel MCTS, one worker, our evaluator and settings: nothing
-  here comes from an opponent's games), each giving a Black position two plies later;
-- each such Black position up to `--to-ply` is solved exactly (`endgame.ExactSolver`, win/loss,
-  `--cap` CPU seconds at most): a proven win is stored with its winning move (source
-  "proven win") and expanded; a proven loss or a position out of time is not stored (the agent
-  searches it in play) and not expanded.
+Start at `extend`. The opening book answers every position through ply 6; after it the side to
+move must often find the only winning move of twenty, which the middle-game search misses and
+the agent's exact search reaches only from 14 plies left (ply 11). This tool solves those
+positions offline and adds them to the book. `--side` picks the defaults (`SIDES`):
+- black: Black (who wins 5x5 Little-Go from the centre) from the book's last Black ply, 5, to
+  ply 9: the proven seventh and ninth moves;
+- white: White from the book's last White ply, 6, to ply 10, after Black's centre (`--after
+  2,2`; lines are matched as the book stores them, in its key's frame): a lost White wins only
+  when Black goes wrong, and these are the positions where it has, caught at plies 8 and 10.
+The lines:
+- the start: every book position at `--from-ply` whose line begins with `--after`, its book
+  answer played;
+- after each of our moves, the opponent's `--replies` most likely replies by the agent's own
+  search (`--rank-cpu` seconds of root-parallel MCTS, one worker, our evaluator and settings:
+  nothing here comes from an opponent's games), each giving a position of ours two plies later;
+- each such position up to `--to-ply` is solved exactly (`endgame.ExactSolver`, win/loss, `--cap`
+  CPU seconds at most): a proven win is stored with its winning move (source "proven win") and
+  expanded; a proven loss or a position out of time is not stored (the agent searches it in
+  play) and not expanded.
 Entries are the book's (tools/build_book.py's fields), so `opening_book.lookup` finds them at
 any ply; the book's `built_with.max_ply` (the plies answered in full) is unchanged. The file is
 rewritten atomically after every answer and a run resumes: positions already proven are not
-solved again (their White replies are ranked again, a second each; a position not proven is
-tried again). Run under PyPy (the solver is pure Python, about 4x faster there): a ply-7
-position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median (2026-11-23).
+solved again (their replies are ranked again, a second each; a position not proven is tried
+again). Run under PyPy (the solver is pure Python, about 4x faster there): a Black ply-7
+position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median
+(2026-11-23).
 """
 
 import argparse
@@ -39,11 +47,13 @@ import go_board  # noqa: E402
 import opening_book  # noqa: E402
 from tools import build_book  # noqa: E402
 
-FROM_PLY = 5  # the book's last Black ply
-TO_PLY = 9
+# Each side's defaults: the book's last ply of that side, the last ply solved, the start lines'
+# first moves, the CPU cap of one proof. White's positions are mostly lost (Black keeps the win
+# with its likeliest replies), and a loss costs a full refutation: its cap is lower.
+SIDES = {"black": {"from_ply": 5, "to_ply": 9, "after": "", "cap": 300.0},
+         "white": {"from_ply": 6, "to_ply": 10, "after": "2,2", "cap": 60.0}}
 REPLIES = 3
 RANK_CPU = 1.0
-CAP_CPU = 300.0
 RANK_SEED = 1
 
 
@@ -94,8 +104,10 @@ def extend(args, executor, log=print):
     with open(args.book) as handle:
         content = json.load(handle)
     book = content["positions"]
+    after = args.after.split() if args.after else []
     lines = sorted(entry[build_book.LINE] for entry in book.values()
-                   if entry.get(build_book.PLY) == args.from_ply)
+                   if entry.get(build_book.PLY) == args.from_ply
+                   and entry[build_book.LINE][:len(after)] == after)
     counts = {}
     for ply in range(args.from_ply, args.to_ply + 1, 2):
         unique = {}
@@ -137,15 +149,22 @@ def extend(args, executor, log=print):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--side", choices=sorted(SIDES), default="black",
+                        help="whose lines: sets the defaults of the next four options")
     parser.add_argument("--jobs", type=int, default=2, help="positions solved at once")
     parser.add_argument("--ray", metavar="ADDRESS", help="run the jobs on this Ray cluster")
-    parser.add_argument("--from-ply", type=int, default=FROM_PLY)
-    parser.add_argument("--to-ply", type=int, default=TO_PLY)
+    parser.add_argument("--from-ply", type=int)
+    parser.add_argument("--to-ply", type=int)
+    parser.add_argument("--after", help="the start lines' first moves, e.g. '2,2'")
+    parser.add_argument("--cap", type=float, help="CPU seconds per proof")
     parser.add_argument("--replies", type=int, default=REPLIES)
     parser.add_argument("--rank-cpu", type=float, default=RANK_CPU)
-    parser.add_argument("--cap", type=float, default=CAP_CPU, help="CPU seconds per proof")
     parser.add_argument("--book", default=opening_book.BOOK_PATH)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for name, default in SIDES[args.side].items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    return args
 
 
 def main(argv=None):
