@@ -156,16 +156,17 @@ def _parent_search(search, cpu_seconds, log):
 
 def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds,
                          exploration=core.DEFAULT_EXPLORATION, log=None, stop=None,
-                         leaf_solver=None):
+                         leaf_solver=None, max_simulations=None):
     """Merged root statistics of `workers` searches: `(children, simulations, workers_used)`.
 
     Each worker's budget is `cpu_per_worker` CPU seconds of its own, `wall_seconds` of wall
-    time; `stop` (a `mcts.stopping.StopRules`) may end each worker's search early;
-    `leaf_solver` is core.search's (each worker has its own copy).
+    time and, when given, `max_simulations` simulations (the one budget that repeats: tools
+    that must give the same answer twice set it); `stop` (a `mcts.stopping.StopRules`) may end
+    each worker's search early; `leaf_solver` is core.search's (each worker has its own copy).
     """
 
     def search_with(worker_seed):
-        budget = Budget(cpu_per_worker, wall_seconds)
+        budget = Budget(cpu_per_worker, wall_seconds, max_simulations)
         return core.search(root_state, evaluator, random.Random(worker_seed), budget, exploration,
                            stop, leaf_solver)
 

@@ -24,7 +24,7 @@ from tools import build_book, prove_lines  # noqa: E402
 
 FROM_PLY = 15
 CAP = 20.0
-RANK_CPU = 0.05
+RANK_SIMULATIONS = 500
 SEED = 7
 
 
@@ -53,7 +53,7 @@ def lines_at(ply, count, want_win, first_moves=()):
 
 def test_a_won_position_gets_a_proven_winning_move_and_the_likely_replies_to_it():
     [line] = lines_at(FROM_PLY, 1, True)
-    entry, next_lines = prove_lines.prove_job(line, None, CAP, 3, RANK_CPU, True, SEED)
+    entry, next_lines = prove_lines.prove_job(line, None, CAP, 3, RANK_SIMULATIONS, True, SEED)
     position = build_book.position_after(line)
     move = opening_book.parse_answer(entry[opening_book.MOVE])
     assert (entry[build_book.PLY], entry[build_book.LINE]) == (FROM_PLY, line)
@@ -72,14 +72,25 @@ def test_a_known_answer_is_played_unproven_and_expanded():
     [line] = lines_at(FROM_PLY, 1, True)
     position = build_book.position_after(line)
     known = go_board.move_to_text(position.legal_placements()[0])
-    entry, next_lines = prove_lines.prove_job(line, known, CAP, 2, RANK_CPU, True, SEED)
+    entry, next_lines = prove_lines.prove_job(line, known, CAP, 2, RANK_SIMULATIONS, True, SEED)
     assert entry is None
     assert [next_line[:-1] for next_line in next_lines] == [line + [known]] * 2
 
 
 def test_a_lost_position_is_neither_stored_nor_expanded():
     [line] = lines_at(FROM_PLY, 1, False)
-    assert prove_lines.prove_job(line, None, CAP, 3, RANK_CPU, True, SEED) == (None, [])
+    assert prove_lines.prove_job(line, None, CAP, 3, RANK_SIMULATIONS, True, SEED) == (None, [])
+
+
+def test_the_ranking_spends_exactly_its_simulations_and_repeats():
+    [line] = lines_at(FROM_PLY, 1, True)
+    position = build_book.position_after(line)
+    _, simulations, _ = build_book.agent_search(position, 60.0, 1, SEED,
+                                                simulations=RANK_SIMULATIONS)
+    assert simulations == RANK_SIMULATIONS
+    first = prove_lines.likely_replies(position, 3, RANK_SIMULATIONS, SEED)
+    assert len(first) == 3
+    assert prove_lines.likely_replies(position, 3, RANK_SIMULATIONS, SEED) == first
 
 
 class InlineExecutor(object):
@@ -107,7 +118,7 @@ def book_of(tmp_path, starts, ply):
 
 def extend_args(book_path, from_ply, replies, after=""):
     return argparse.Namespace(book=book_path, from_ply=from_ply, to_ply=from_ply + 2, after=after,
-                              replies=replies, rank_cpu=RANK_CPU, cap=CAP)
+                              replies=replies, rank_simulations=RANK_SIMULATIONS, cap=CAP)
 
 
 # Black's lines from ply 15, White's from ply 16: the tool is the same for both sides.

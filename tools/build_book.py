@@ -164,13 +164,15 @@ def answer_lost_position(solver, position):
     return solver.best_try(position), None
 
 
-def agent_search(position, cpu, workers, seed, stop=None):
+def agent_search(position, cpu, workers, seed, stop=None, simulations=None):
     """root_parallel_search's `(children, simulations, workers_used)` for `position`: the
-    agent's own search (its evaluator and settings) with `cpu` seconds per worker."""
+    agent's own search (its evaluator and settings) with `cpu` seconds per worker, and at most
+    `simulations` per worker when given (then the same seed gives the same statistics)."""
     settings = my_player.Settings({"LITTLEGO_BOOK": "0"})  # the search's settings; no book to read
     return root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), seed, workers, cpu,
-        cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration, stop=stop)
+        cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration, stop=stop,
+        max_simulations=simulations)
 
 
 def searched(position, cpu, workers, seed):

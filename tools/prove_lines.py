@@ -1,8 +1,8 @@
 """Proven lines past the book: the mover's proven winning moves against the likely replies.
 
 Usage: pypy3 tools/prove_lines.py [--side black|white] [--jobs 2 | --ray ADDRESS]
-                 [--from-ply P] [--to-ply P] [--after MOVES] [--replies 3] [--rank-cpu 1.0]
-                 [--cap SECONDS] [--book opening_book.json]
+                 [--from-ply P] [--to-ply P] [--after MOVES] [--replies 3]
+                 [--rank-simulations 50000] [--cap SECONDS] [--book opening_book.json]
 
 Start at `extend`. The opening book answers every position through ply 6; after it the side to
 move must often find the only winning move of twenty, which the middle-game search misses and
@@ -17,8 +17,9 @@ The lines:
 - the start: every book position at `--from-ply` whose line begins with `--after`, its book
   answer played;
 - after each of our moves, the opponent's `--replies` most likely replies by the agent's own
-  search (`--rank-cpu` seconds of root-parallel MCTS, one worker, our evaluator and settings:
-  nothing here comes from an opponent's games), each giving a position of ours two plies later;
+  search (`--rank-simulations` simulations of root-parallel MCTS, one worker, our evaluator
+  and settings, a fixed seed, so the ranking repeats; nothing here comes from an opponent's
+  games), each giving a position of ours two plies later;
 - each such position up to `--to-ply` is solved exactly (`endgame.ExactSolver`, win/loss, `--cap`
   CPU seconds at most): a proven win is stored with its winning move (source "proven win") and
   expanded; a proven loss or a position out of time is not stored (the agent searches it in
@@ -26,10 +27,11 @@ The lines:
 Entries are the book's (tools/build_book.py's fields), so `opening_book.lookup` finds them at
 any ply; the book's `built_with.max_ply` (the plies answered in full) is unchanged. The file is
 rewritten atomically after every answer and a run resumes: positions already proven are not
-solved again (their replies are ranked again, a second each; a position not proven is tried
-again). Run under PyPy (the solver is pure Python, about 4x faster there): a Black ply-7
-position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median
-(2026-11-23).
+solved again (their replies are ranked again, about a second each; a position not proven is
+tried again). Run under PyPy (the solver is pure Python, about 4x faster there): a Black ply-7
+position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median, a White
+ply-8 one 2.7 s (2026-11-23). The committed book's lines were ranked by 1 s of CPU instead (not
+repeatable: 18,000 to 58,000 simulations under PyPy), so a rebuild may add lines beside them.
 """
 
 import argparse
@@ -53,19 +55,24 @@ from tools import build_book  # noqa: E402
 SIDES = {"black": {"from_ply": 5, "to_ply": 9, "after": "", "cap": 300.0},
          "white": {"from_ply": 6, "to_ply": 10, "after": "2,2", "cap": 60.0}}
 REPLIES = 3
-RANK_CPU = 1.0
+# The ranking search: a fixed number of simulations (about 1 s of PyPy once warm), so that a
+# resumed or repeated build ranks the same replies; the CPU cap only guards against a slow host.
+RANK_SIMULATIONS = 50000
+RANK_CPU_CAP = 120.0
 RANK_SEED = 1
 
 
-def likely_replies(position, count, cpu, seed):
-    """The `count` placements the agent's own search visits most in `position` (most first)."""
-    children, _, _ = build_book.agent_search(position, cpu, 1, seed)
+def likely_replies(position, count, simulations, seed):
+    """The `count` placements the agent's own search visits most in `position` (most first),
+    after `simulations` simulations of one worker: the same answer for the same arguments."""
+    children, _, _ = build_book.agent_search(position, RANK_CPU_CAP, 1, seed,
+                                             simulations=simulations)
     ranked = sorted((stats for stats in children if stats.action != go_board.PASS),
                     key=lambda stats: (-stats.visits, stats.action))
     return [stats.action for stats in ranked[:count]]
 
 
-def prove_job(line, known_move, cap, replies, rank_cpu, expand, seed):
+def prove_job(line, known_move, cap, replies, rank_simulations, expand, seed):
     """`(entry or None, next lines)` for the Black position `line` reaches. Runs in a worker.
 
     `known_move` (text): the book's answer, played as it is (entry None); else the position is
@@ -92,7 +99,7 @@ def prove_job(line, known_move, cap, replies, rank_cpu, expand, seed):
         if not after.is_over:
             ours = line + [go_board.move_to_text(move)]
             next_lines = [ours + [go_board.move_to_text(reply)]
-                          for reply in likely_replies(after, replies, rank_cpu, seed)]
+                          for reply in likely_replies(after, replies, rank_simulations, seed)]
     if entry is not None:
         entry[build_book.CPU_USED] = round(time.process_time() - started, 2)
     return entry, next_lines
@@ -126,7 +133,7 @@ def extend(args, executor, log=print):
                 known_move = opening_book.lookup(build_book.position_after(line), book)
                 known_move = go_board.move_to_text(known_move)
             futures[executor.submit(prove_job, line, known_move, args.cap, args.replies,
-                                    args.rank_cpu, expand, RANK_SEED)] = (key, line)
+                                    args.rank_simulations, expand, RANK_SEED)] = (key, line)
         proven = 0
         for future in concurrent.futures.as_completed(futures):
             key, line = futures[future]
@@ -158,7 +165,7 @@ def parse_args(argv=None):
     parser.add_argument("--after", help="the start lines' first moves, e.g. '2,2'")
     parser.add_argument("--cap", type=float, help="CPU seconds per proof")
     parser.add_argument("--replies", type=int, default=REPLIES)
-    parser.add_argument("--rank-cpu", type=float, default=RANK_CPU)
+    parser.add_argument("--rank-simulations", type=int, default=RANK_SIMULATIONS)
     parser.add_argument("--book", default=opening_book.BOOK_PATH)
     args = parser.parse_args(argv)
     for name, default in SIDES[args.side].items():
