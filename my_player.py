@@ -5,7 +5,7 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
    Black on the empty board -> the centre (a proven result); a position of the opening book
-   (`opening_book.lookup`: every position of plies 1-6, and Black's proven wins past them)
+   (`opening_book.lookup`: every position of plies 1-6, and the proven wins past them)
    -> its answer; few plies left -> exact search (`endgame`); otherwise, or when
    those give nothing in time, root-parallel MCTS (`mcts.parallel`) on the CPU budget from
    `move_budget`;
