@@ -8,8 +8,9 @@ The builder answers every position our own book moves can reach through ply 6 ag
 opponent reply, so a miss (None, the move goes to search) means the book is partial or the
 game left the book's lines through a position the build has not reached yet. Past ply 6 the
 book holds only proven wins of the side to move, Black's and (after Black's centre) White's
-(`tools/prove_lines.py`: the likely lines, solved offline), so there a miss is the rule. Each entry also says where its answer came from (exact
-proof or search, with the budget); `lookup` reads only the move.
+(`tools/prove_lines.py`: the likely lines, solved offline), so there a miss is the rule. Each
+entry also says where its answer came from (exact proof or search, with the budget); `lookup`
+reads only the move.
 """
 
 import collections

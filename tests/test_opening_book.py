@@ -148,7 +148,8 @@ def test_no_proof_in_the_book_contradicts_rules_md(key):
     # White's proven lines past the book plies are the exception by design: they start where
     # Black's reply left the win (tools/prove_lines.py), so the rule does not say who wins them.
     position = book_position(key)
-    if position.ply == 1 or (position.ply > opening_book.BOOK_PLIES and position.to_move == WHITE):
+    white_late = position.ply > opening_book.BOOK_PLIES and position.to_move == WHITE
+    if position.ply == 1 or white_late:
         return
     winner = BLACK if after_black_centre(key) else WHITE
     source = BOOK[key][SOURCE]

@@ -32,11 +32,10 @@ def mover_wins(position):
     return endgame.ExactSolver().mover_wins(position)
 
 
-def lines_at(ply, count, want_win, first_moves=()):
+def lines_at(ply, count, want_win):
     """`count` lines of seeded random games reaching a position at `ply` that its mover (Black
-    at odd plies) wins (`want_win`) or loses under exact play; each line's first move differs
-    from `first_moves` and from the others'."""
-    found, seed, firsts = [], 0, set(first_moves)
+    at odd plies) wins (`want_win`) or loses under exact play, no two with the same first move."""
+    found, seed, firsts = [], 0, set()
     while len(found) < count:
         seed += 1
         player, position, line = RandomPlayer(seed), go_board.Position(), []

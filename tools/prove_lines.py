@@ -73,11 +73,11 @@ def likely_replies(position, count, simulations, seed):
 
 
 def prove_job(line, known_move, cap, replies, rank_simulations, expand, seed):
-    """`(entry or None, next lines)` for the Black position `line` reaches. Runs in a worker.
+    """`(entry or None, next lines)` for the position of ours `line` reaches. Runs in a worker.
 
     `known_move` (text): the book's answer, played as it is (entry None); else the position is
-    solved and a proven win gives the entry. `expand`: also rank White's replies after our
-    move (the next Black lines)."""
+    solved and a proven win gives the entry. `expand`: also rank the opponent's replies after
+    our move (the next lines of ours)."""
     started = time.process_time()
     position = build_book.position_after(line)
     entry = None
@@ -157,12 +157,12 @@ def extend(args, executor, log=print):
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--side", choices=sorted(SIDES), default="black",
-                        help="whose lines: sets the defaults of the next four options")
+                        help="whose lines: the defaults of --from-ply, --to-ply, --after, --cap")
     parser.add_argument("--jobs", type=int, default=2, help="positions solved at once")
     parser.add_argument("--ray", metavar="ADDRESS", help="run the jobs on this Ray cluster")
     parser.add_argument("--from-ply", type=int)
     parser.add_argument("--to-ply", type=int)
-    parser.add_argument("--after", help="the start lines' first moves, e.g. '2,2'")
+    parser.add_argument("--after", help="the start lines' first moves, space-separated, e.g. '2,2'")
     parser.add_argument("--cap", type=float, help="CPU seconds per proof")
     parser.add_argument("--replies", type=int, default=REPLIES)
     parser.add_argument("--rank-simulations", type=int, default=RANK_SIMULATIONS)
