@@ -413,11 +413,12 @@ def test_a_legal_book_answer_is_played(monkeypatch):
     assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
 
 
-def test_a_proven_line_past_the_opening_is_played_from_the_book():
-    # Past ply 6 the book holds Black's proven wins (tools/prove_lines.py); the agent plays
-    # them without searching.
+# Past ply 6 the book holds proven wins (tools/prove_lines.py): Black's at plies 7 and 9,
+# White's at plies 8 and 10; the agent plays them without searching.
+@pytest.mark.parametrize("ply", [7, 8])
+def test_a_proven_line_past_the_opening_is_played_from_the_book(ply):
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == 7)
+    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == ply)
     entry = settings.book.entries[late[0]]
     position = Position()
     for text in entry["line"]:
