@@ -121,9 +121,8 @@ def proven_line_entries(count, colour):
 
 def test_the_book_holds_proven_lines_past_its_plies():
     # What the test below samples from (the committed build proved hundreds).
-    late = PROVEN_LINES
-    assert len(late) >= 100
-    plies = {BOOK[key][PLY] for key in late}
+    assert len(PROVEN_LINES) >= 100
+    plies = {BOOK[key][PLY] for key in PROVEN_LINES}
     # Black's plies and White's up to prove_lines.SIDES' last plies.
     assert 7 in plies and plies <= {7, 8, 9, 10}
 
