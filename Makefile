@@ -9,7 +9,7 @@ PLAYER := cmd:$(CURDIR)/$(PY) $(CURDIR)/my_player.py
 GAMES ?= 2
 RUNS := runs
 
-.PHONY: install install-cluster gnugo test test-slow test-browser browser-deps test-ray lint match \
+.PHONY: install install-cluster gnugo solver test test-slow test-browser browser-deps test-ray lint match \
 	play serve bench-engine bench ladder ladder-default book submission check-submission \
 	driver-match soak clean
 
@@ -27,14 +27,26 @@ gnugo:
 	    { apt-get update -qq && apt-get install -y -qq gnugo >/dev/null; } || \
 	    echo "gnugo is missing and could not be installed: run 'sudo apt-get install gnugo'"
 
+# The compiled exact solver (solver/src, C loaded by solver/__init__.py through ctypes): offline
+# tools only, never the per-move path. -march=native because it is built on the machine that
+# runs it and never shipped; -flto lets the rules' small functions inline across files.
+SOLVER_LIB := solver/build/liblittlego_solver.so
+SOLVER_SOURCES := $(wildcard solver/src/*.c solver/src/*.h)
+SOLVER_CFLAGS ?= -O3 -flto -march=native -std=c11 -Wall -Wextra -Werror -shared -fPIC
+solver: $(SOLVER_LIB)
+
+$(SOLVER_LIB): $(SOLVER_SOURCES)
+	mkdir -p $(@D)
+	$(CC) $(SOLVER_CFLAGS) -o $@ $(filter %.c,$(SOLVER_SOURCES))
+
 # pyflakes first: undefined names in code the tests do not reach (tools run by slow tests).
-test: $(STAMP) gnugo
+test: $(STAMP) gnugo solver
 	$(PY) -m pyflakes *.py mcts referee opponents step_storage tools tests
 	$(PY) -m pytest -q tests
 
 # What is too long for the default run: matches (20 bundle games under the driver loop) and
 # whole games of per-move subprocesses (course driver, GTP, book builder, soak).
-test-slow: $(STAMP)
+test-slow: $(STAMP) solver
 	$(PY) -m pytest -q -m slow tests
 
 # The board page in headless chromium: Debian's chromium and its driver (apt-get, when missing)
@@ -137,4 +149,4 @@ soak: $(STAMP)
 	$(PY) tools/soak.py $(SOAK_ARGS) --out $(RUNS)/soak
 
 clean:
-	rm -rf $(VENV) dist $(RUNS) .pytest_cache
+	rm -rf $(VENV) dist $(RUNS) .pytest_cache solver/build

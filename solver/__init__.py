@@ -1,0 +1,225 @@
+"""The compiled exact solver: Little-Go solved by an alpha-beta search in C (solver/src).
+
+Reading guide: start at `Solver` (one C search context: its transposition table survives
+between questions, so related questions get cheaper) and `analyse` (every legal move's result
+as one JSON object, what `tools/solve.py` prints). This module is the one door from Python to
+the C code: it loads `build/liblittlego_solver.so` (built by `make solver`) with ctypes and
+owns the scoring rule's komi through go_board (the C search only compares stone differences
+with a threshold). Offline only: the per-move path never imports it.
+
+Why C through ctypes: the standard library loads it, so nothing but gcc is needed to build
+and nothing at all to call it (no Cython or cffi build step, no Rust toolchain), and a plain C
+search over 25-bit boards is where the speed is.
+
+Values are final stone differences (own - opponent, stones on the board when the game ends)
+seen from the side to move; a side wins when its difference is at least `needed_diff(colour)`
+(go_board.margin: komi 2.5 to White). Results are exact: a False is a proof too.
+"""
+
+import ctypes
+import os
+import time
+
+import go_board
+from go_board import BLACK, NUM_POINTS, PASS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIBRARY_PATH = os.path.join(HERE, "build", "liblittlego_solver.so")
+# Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book builder and
+# the full solve ask for more.
+DEFAULT_TABLE_BITS = 24
+MAX_TABLE_BITS = 34
+# The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
+ABORTED = -1
+ILLEGAL = -2
+NOT_A_MOVE = -1
+# The extremes of a final stone difference.
+VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
+WIN, LOSS = "win", "loss"
+
+
+class Unavailable(Exception):
+    """The compiled library is missing (run `make solver`) or cannot be loaded."""
+
+
+class OutOfTime(Exception):
+    """The CPU limit passed before the answer was proven."""
+
+
+def needed_diff(colour):
+    """The smallest final stone difference (own - opponent) with which `colour` wins."""
+    diff = -NUM_POINTS
+    while go_board.margin(diff, colour) < 0:
+        diff += 1
+    return diff
+
+
+_library = None
+
+
+def _load():
+    global _library
+    if _library is None:
+        if not os.path.exists(LIBRARY_PATH):
+            raise Unavailable("{} is not built: run `make solver`".format(LIBRARY_PATH))
+        try:
+            library = ctypes.CDLL(LIBRARY_PATH)
+        except OSError as error:
+            raise Unavailable("cannot load {}: {}".format(LIBRARY_PATH, error))
+        library.lg_new.restype = ctypes.c_void_p
+        library.lg_new.argtypes = [ctypes.c_int]
+        library.lg_free.argtypes = [ctypes.c_void_p]
+        library.lg_clear.argtypes = [ctypes.c_void_p]
+        library.lg_nodes.restype = ctypes.c_ulonglong
+        library.lg_nodes.argtypes = [ctypes.c_void_p]
+        library.lg_table_new_keys.restype = ctypes.c_ulonglong
+        library.lg_table_new_keys.argtypes = [ctypes.c_void_p]
+        library.lg_set_symmetry_from.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        library.lg_at_least.restype = ctypes.c_int
+        library.lg_at_least.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
+            ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_double]
+        _library = library
+    return _library
+
+
+def available():
+    """Whether the compiled solver can be used here."""
+    try:
+        _load()
+    except Unavailable:
+        return False
+    return True
+
+
+class Solver(object):
+    """One search context of the C solver; `close` (or `with`) frees its table."""
+
+    def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
+        if not 2 <= table_bits <= MAX_TABLE_BITS:
+            raise ValueError("table_bits {} is not in 2..{}".format(table_bits, MAX_TABLE_BITS))
+        self._lib = _load()
+        self._handle = self._lib.lg_new(table_bits)
+        if not self._handle:
+            raise MemoryError("no memory for a table of 2**{} entries".format(table_bits))
+        if symmetry_from is not None:
+            self._lib.lg_set_symmetry_from(self._handle, symmetry_from)
+
+    def close(self):
+        if self._handle:
+            self._lib.lg_free(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def clear(self):
+        """Forget every proof (and the move-ordering statistics)."""
+        self._lib.lg_clear(self._handle)
+
+    @property
+    def nodes(self):
+        """Nodes searched since the context was made or cleared."""
+        return self._lib.lg_nodes(self._handle)
+
+    @property
+    def table_new_keys(self):
+        """Table stores that took a slot for a new key (a measure of the table's load)."""
+        return self._lib.lg_table_new_keys(self._handle)
+
+    def at_least(self, position, threshold, move=None, cpu_limit=None):
+        """Whether the side to move of `position` (after playing `move`, when given) can end
+        the game `threshold` or more stones ahead. OutOfTime after `cpu_limit` CPU seconds;
+        ValueError for an illegal move."""
+        result = self._lib.lg_at_least(
+            self._handle, position.black, position.white, position.prev_black,
+            position.prev_white, _search_ply(position),
+            NOT_A_MOVE if move is None else move, threshold, cpu_limit or 0.0)
+        if result == ABORTED:
+            raise OutOfTime()
+        if result == ILLEGAL:
+            raise ValueError("{} is not a legal move here".format(go_board.move_to_text(move)))
+        return bool(result)
+
+    def wins(self, position, move=None, cpu_limit=None):
+        """Whether the side to move wins `position` (after `move`, when given) under perfect
+        play."""
+        return self.at_least(position, needed_diff(position.to_move), move, cpu_limit)
+
+    def value(self, position, move=None, cpu_limit=None, bounds=VALUE_RANGE):
+        """The final stone difference for the side to move under perfect play (after `move`):
+        a bisection over thresholds within `bounds` (known lower and upper bounds), every
+        step sharing the table."""
+        deadline = None if cpu_limit is None else time.process_time() + cpu_limit
+        low, high = bounds
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.at_least(position, middle, move, _left(deadline)):
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    def move_results(self, position, cpu_limit=None):
+        """`{move: True when it wins for the side to move}` for every legal move, pass last."""
+        deadline = None if cpu_limit is None else time.process_time() + cpu_limit
+        return {move: self.wins(position, move, _left(deadline))
+                for move in position.legal_moves()}
+
+
+def _search_ply(position):
+    """The ply the C search gets: the position's, or for a game ended by two passes the first
+    ply past the end with the side to move's parity (Black moves on odd plies)."""
+    if not position.ended:
+        return position.ply
+    return go_board.MAX_PLY + (1 if position.to_move == BLACK else 2)
+
+
+def _left(deadline):
+    """CPU seconds left before `deadline` (None: no limit); OutOfTime when none are."""
+    if deadline is None:
+        return None
+    left = deadline - time.process_time()
+    if left <= 0:
+        raise OutOfTime()
+    return left
+
+
+def margin_points(value, colour):
+    """A final stone difference as `colour`'s margin in points, komi included."""
+    return go_board.margin(value, colour)
+
+
+def analyse(position, solver=None, cpu_limit=None, margins=False):
+    """Every legal move's exact result for the side to move, as one JSON-ready dict:
+    `{"result": "win"|"loss", "moves": {"2,3": "win", "PASS": "loss", ...}, "margin": points
+    or None, "nodes": ..., "cpu": ...}`; with `margins`, the position's margin (perfect play)
+    and each move's in `"move_margins"`. OutOfTime after `cpu_limit` CPU seconds in all."""
+    own = solver is None
+    solver = Solver() if own else solver
+    start_cpu, start_nodes = time.process_time(), solver.nodes
+    deadline = None if cpu_limit is None else start_cpu + cpu_limit
+    try:
+        results = solver.move_results(position, _left(deadline))
+        colour = position.to_move
+        report = {"result": WIN if any(results.values()) else LOSS,
+                  "moves": {go_board.move_to_text(move): WIN if won else LOSS
+                            for move, won in results.items()},
+                  "margin": None}
+        if margins:
+            move_values = {move: solver.value(position, move, _left(deadline))
+                           for move in results}
+            report["move_margins"] = {go_board.move_to_text(move): margin_points(value, colour)
+                                      for move, value in move_values.items()}
+            report["margin"] = margin_points(max(move_values.values()), colour)
+        report["nodes"] = solver.nodes - start_nodes
+        report["cpu"] = round(time.process_time() - start_cpu, 3)
+        return report
+    finally:
+        if own:
+            solver.close()

@@ -1,0 +1,93 @@
+/* api.c: the one door from Python (solver/__init__.py loads it with ctypes).
+ *
+ * A position arrives as go_board holds it: black and white stones, the previous board (simple
+ * ko compares against it; equal boards mean a pass now ends the game) and the ply about to be
+ * played. `move` is -1 for the position itself or a move (0..24, 25 = PASS) to judge the
+ * position after it; a threshold is on the final stone difference (own - opponent) of the side
+ * to move in the position given, so the binding, which owns the komi, asks "win" as one
+ * threshold. Results: 1 yes, 0 no, LG_ABORTED (the CPU limit passed), LG_ILLEGAL.
+ */
+#include <time.h>
+#include <stdlib.h>
+
+#include "search.h"
+
+#define LG_ABORTED SEARCH_ABORTED
+#define LG_ILLEGAL (-2)
+#define LG_NOT_ROOT_MOVE (-1)
+
+typedef struct {
+    search_t search;
+} lg_solver;
+
+lg_solver *lg_new(int log2_entries)
+{
+    lg_solver *s = malloc(sizeof *s);
+    if (s && search_init(&s->search, log2_entries)) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+void lg_free(lg_solver *s)
+{
+    if (s) {
+        search_free(&s->search);
+        free(s);
+    }
+}
+
+void lg_clear(lg_solver *s) { search_clear(&s->search); }
+
+unsigned long long lg_nodes(const lg_solver *s) { return s->search.nodes; }
+
+unsigned long long lg_table_new_keys(const lg_solver *s) { return s->search.table.new_keys; }
+
+void lg_set_symmetry_from(lg_solver *s, int plies_left)
+{
+    s->search.use_symmetry_from = plies_left;
+}
+
+static int decide(lg_solver *s, const node_t *n, int threshold)
+{
+    return search_at_least(&s->search, n, threshold);
+}
+
+/* The node of a position (stones, previous board, ply). */
+static node_t root_node(bits black, bits white, bits prev_black, bits prev_white, int ply)
+{
+    node_t n;
+    int black_moves = ply & 1;
+    n.own = black_moves ? black : white;
+    n.opp = black_moves ? white : black;
+    n.plies_left = ply > MAX_PLY ? 0 : MAX_PLY + 1 - ply; /* past the end: its parity still says who "moves" */
+    n.passed = black == prev_black && white == prev_white;
+    n.ko = NO_KO;
+    bits prev_own = black_moves ? prev_black : prev_white;
+    bits prev_opp = black_moves ? prev_white : prev_black;
+    bits empty = FULL_BOARD & ~(n.own | n.opp);
+    while (empty && !n.passed) {
+        int point = lowest_point(empty);
+        empty &= empty - 1;
+        bits own, opp, captured;
+        if (place_stone(n.own, n.opp, point, NO_KO, &own, &opp, &captured) && captured
+            && own == prev_own && opp == prev_opp)
+            n.ko = point; /* the placement that would recreate the previous board */
+    }
+    return n;
+}
+
+int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
+                unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
+{
+    s->search.deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
+    node_t root = root_node(black, white, prev_black, prev_white, ply);
+    if (move == LG_NOT_ROOT_MOVE)
+        return decide(s, &root, threshold);
+    node_t child;
+    if (root.plies_left == 0 || move < 0 || move > PASS_MOVE || !search_child(&root, move, &child))
+        return LG_ILLEGAL;
+    int result = decide(s, &child, 1 - threshold);
+    return result == LG_ABORTED ? LG_ABORTED : !result;
+}

@@ -1,0 +1,71 @@
+/* rules.h: Little-Go's rules on 25-bit boards, for the exact search.
+ *
+ * Reading guide: start at `place_stone`, the one function that decides legality and captures,
+ * then `ko_ban_after`. The rules are ../../../shared/rules.md; go_board.py is the Python twin
+ * these are tested against through the binding (tests/test_solver.py).
+ *
+ * Vocabulary (as in go_board.py): a point is 0..24, row * 5 + col, row 0 at the top; a board is
+ * a bit set of points (`bits`); own/opp are the side to move's and the opponent's stones.
+ * Simple ko is kept as a banned point: after a capture of one stone by a lone stone whose only
+ * liberty is the captured point, retaking at once would recreate the previous board, so a
+ * placement there that captures exactly one stone is illegal. Nothing else can repeat the
+ * previous board (a placement adds one stone and only removes opponent stones).
+ */
+#ifndef LITTLEGO_RULES_H
+#define LITTLEGO_RULES_H
+
+#include <stdint.h>
+
+#define SIZE 5
+#define NUM_POINTS (SIZE * SIZE)
+#define PASS_MOVE NUM_POINTS /* go_board.PASS */
+#define NUM_MOVES (NUM_POINTS + 1)
+#define MAX_PLY (NUM_POINTS - 1)
+#define FULL_BOARD ((1u << NUM_POINTS) - 1u)
+#define NO_KO (-1)
+
+typedef uint32_t bits;
+
+extern bits NEIGHBOURS[NUM_POINTS];
+
+void rules_init(void);
+
+static inline int popcount(bits b) { return __builtin_popcount(b); }
+static inline int lowest_point(bits b) { return __builtin_ctz(b); }
+
+#define LEFT_COLUMN 0x108421u /* points 0, 5, 10, 15, 20 */
+#define RIGHT_COLUMN (LEFT_COLUMN << (SIZE - 1))
+
+/* Every point orthogonally adjacent to a point of `b` (points of `b` only where they touch). */
+static inline bits neighbours_of(bits b)
+{
+    return ((b << 1) & ~LEFT_COLUMN & FULL_BOARD) | ((b >> 1) & ~RIGHT_COLUMN)
+        | ((b << SIZE) & FULL_BOARD) | (b >> SIZE);
+}
+
+/* `b` and every point orthogonally adjacent to it. */
+static inline bits dilate(bits b) { return b | neighbours_of(b); }
+
+/* The chain of `stones` that holds the stone `seed` (one bit). */
+static inline bits chain_of(bits stones, bits seed)
+{
+    bits chain = seed;
+    for (;;) {
+        bits grown = dilate(chain) & stones;
+        if (grown == chain)
+            return chain;
+        chain = grown;
+    }
+}
+
+/* Play `point` for the side `own`: 1 and the boards after the captures when legal (`captured`:
+ * the opponent stones removed), 0 when the referee refuses it (occupied, suicide, or the banned
+ * ko point `ko` retaken by a single capture). */
+int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
+                bits *captured);
+
+/* The point the opponent may not retake at once after `own` played `point` capturing
+ * `captured` (boards after the move), or NO_KO. */
+int ko_ban_after(int point, bits captured, bits new_own, bits new_opp);
+
+#endif

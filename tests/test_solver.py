@@ -1,0 +1,226 @@
+"""The compiled solver (solver/, through its binding) against the Python rules and solver.
+
+- The rules through the door: ko, suicide, the pass that ends the game, Black's pass at ply 1
+  and a finished game, on ASCII boards, against go_board's legality.
+- The differential: on seeded positions 1 to DIFF_MAX_PLIES plies from the end (the seeded
+  players pass now and then and prefer captures and ko retakes), every legal move's win/loss
+  must equal endgame.ExactSolver's, and on the shorter ones the exact value must equal
+  ExactSolver.best_move's margin.
+- tools/solve.py: its JSON on an input.txt, and one line plus exit 2 for bad input.
+"""
+
+import collections
+import json
+import random
+
+import pytest
+
+import course_io
+import endgame
+import go_board
+import solver
+from conftest import position_before_end
+from go_board import BLACK, PASS, WHITE, Position, from_coord
+from tools import solve
+
+SEED = 21
+DIFF_POSITIONS_PER_DEPTH = 70
+DIFF_MAX_PLIES = 8
+VALUE_MAX_PLIES = 5
+PASS_RATE = 0.08
+CAPTURE_RATE = 0.7
+TEST_TABLE_BITS = 18
+
+
+@pytest.fixture(scope="module")
+def search():
+    with solver.Solver(TEST_TABLE_BITS) as context:
+        yield context
+
+
+def test_needed_differences_follow_the_komi():
+    assert solver.needed_diff(BLACK) == 3  # 3 - 2.5 > 0
+    assert solver.needed_diff(WHITE) == -2  # -2 + 2.5 > 0
+
+
+def test_ko_retake_is_refused_and_the_ban_lasts_one_move(search):
+    # White just took the black stone at (1,2) by playing (1,1)... seen before and after.
+    previous = Position.from_text("""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . .""")
+    position = Position.from_text("""
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=13, previous="""
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+        . . . . .""")
+    assert previous.black != position.black
+    retake = from_coord(1, 2)
+    assert not position.is_legal(retake)
+    with pytest.raises(ValueError):
+        search.wins(position, retake)
+    results = search.move_results(position)
+    assert retake not in results
+    assert set(results) == set(position.legal_moves())
+    # After any other move the ban is gone: Black may retake a move later.
+    later = position.play(from_coord(4, 4)).play(from_coord(4, 0))
+    assert later.is_legal(retake)
+    search.wins(later, retake)  # legal in the solver too: no ValueError
+
+
+def test_suicide_is_refused_and_a_capturing_fill_is_not(search):
+    position = Position.from_text("""
+        . O . . .
+        O . . . .
+        . . . . .
+        . . . . .
+        . . . . X""", to_move=BLACK, ply=5)
+    with pytest.raises(ValueError):
+        search.wins(position, from_coord(0, 0))
+    capturing = Position.from_text("""
+        . O X . .
+        O X . . .
+        X . . . .
+        . . . . .
+        . . . . .""", to_move=BLACK, ply=7)
+    assert capturing.is_legal(from_coord(0, 0))
+    search.wins(capturing, from_coord(0, 0))
+
+
+def test_black_passing_first_loses_at_once(search):
+    empty = Position()
+    assert not search.wins(empty, PASS)
+    assert search.value(empty, PASS) == 0
+
+
+def test_a_pass_after_a_pass_ends_the_game_on_the_board(search):
+    board = """
+        X X X . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . O"""
+    position = Position.from_text(board, to_move=WHITE, ply=10, previous=board)
+    assert position.pass_ends_game
+    assert search.value(position, PASS) == -2  # White: 1 stone against 3
+    assert search.wins(position, PASS)  # -2 + 2.5 > 0
+
+
+def test_a_finished_game_is_its_board(search):
+    position = Position.from_text("""
+        X X X X .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . O""", to_move=BLACK, ply=go_board.MAX_PLY + 1)
+    assert search.value(position) == 3
+    assert search.wins(position)
+    ended = Position(position.black, position.white, WHITE, 12, ended=True)
+    assert search.value(ended) == -3
+    assert not search.wins(ended)
+
+
+def test_symmetric_images_have_the_same_value(search):
+    rng = random.Random(SEED)
+    position = position_before_end(rng, 7, PASS_RATE, CAPTURE_RATE)
+    value = search.value(position)
+    for symmetry in range(go_board.NUM_SYMMETRIES):
+        with solver.Solver(TEST_TABLE_BITS) as fresh:
+            assert fresh.value(position.transformed(symmetry)) == value
+
+
+def test_a_kept_table_answers_again_for_less(search):
+    rng = random.Random(SEED + 1)
+    position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        first = fresh.wins(position)
+        nodes = fresh.nodes
+        assert fresh.wins(position) == first
+        assert fresh.nodes - nodes < nodes
+
+
+def test_a_cpu_limit_stops_a_long_proof():
+    position = Position()
+    for move in ((2, 2), (1, 2), (2, 3), (3, 2), (1, 3), (2, 1)):
+        position = position.play(from_coord(*move))
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        with pytest.raises(solver.OutOfTime):
+            fresh.wins(position, cpu_limit=1e-6)
+
+
+def differential_positions():
+    rng = random.Random(SEED)
+    return [position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)
+            for plies_left in range(1, DIFF_MAX_PLIES + 1)
+            for _ in range(DIFF_POSITIONS_PER_DEPTH)]
+
+
+def test_every_move_agrees_with_the_python_solver(search):
+    positions = differential_positions()
+    assert len(positions) >= 500
+    met = collections.Counter()
+    for position in positions:
+        python = endgame.ExactSolver()
+        expected = {move: python.move_wins(position, child)
+                    for move, child in python.root_moves(position)}
+        assert search.move_results(position) == expected, position
+        met["win" if any(expected.values()) else "loss"] += 1
+        met["ko"] += any(position.try_play(point) == go_board.KO for point in range(25))
+        met["pass ends"] += position.pass_ends_game
+        if go_board.plies_left(position.ply) <= VALUE_MAX_PLIES:
+            _, half_points = endgame.ExactSolver().best_move(position)
+            value = search.value(position)
+            assert 2 * solver.margin_points(value, position.to_move) == half_points, position
+            met["values"] += 1
+    assert min(met["win"], met["loss"], met["ko"], met["pass ends"]) > 0, met
+    assert met["values"] >= 300, met
+
+
+def write_input(tmp_path, position):
+    path = tmp_path / course_io.INPUT_FILE
+    path.write_text(course_io.format_input(
+        position.to_move, (position.prev_black, position.prev_white),
+        (position.black, position.white)))
+    return str(path)
+
+
+def test_solve_prints_every_move_and_the_margin(tmp_path, capsys):
+    rng = random.Random(SEED + 2)
+    position = position_before_end(rng, 5, 0.0, CAPTURE_RATE)
+    path = write_input(tmp_path, position)
+    assert solve.main([path, "--ply", str(position.ply), "--margins", "--table-bits", "16"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    python = endgame.ExactSolver()
+    expected = {go_board.move_to_text(move): "win" if python.move_wins(position, child) else "loss"
+                for move, child in python.root_moves(position)}
+    assert report["moves"] == expected
+    assert report["result"] == ("win" if "win" in expected.values() else "loss")
+    _, half_points = endgame.ExactSolver().best_move(position)
+    assert report["margin"] == half_points / 2.0
+    assert report["nodes"] > 0 and report["cpu"] >= 0
+
+
+def test_solve_infers_the_ply_from_the_stones(tmp_path, capsys):
+    position = Position().play(from_coord(2, 2)).play(from_coord(1, 1))
+    path = write_input(tmp_path, position)
+    with solver.Solver(TEST_TABLE_BITS):  # the library is built
+        pass
+    assert solve.position_of(path, None).ply == 3
+
+
+@pytest.mark.parametrize("text, ply", [("1\n00000\n", None), (None, 4), (None, 25)])
+def test_solve_refuses_bad_input_in_one_line(tmp_path, capsys, text, ply):
+    path = tmp_path / course_io.INPUT_FILE
+    path.write_text(text if text is not None else course_io.format_input(BLACK, (0, 0), (0, 0)))
+    argv = [str(path)] + (["--ply", str(ply)] if ply else [])
+    assert solve.main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("solve: ") and error.count("\n") == 1
