@@ -99,7 +99,7 @@ NO_BOOK = Book({}, 0)
 
 
 def read(path=BOOK_PATH):
-    """The book file as a `Book` (one parse: a move keeps it, see my_player.Settings); NO_BOOK
+    """The book file as a `Book` (one parse: a move keeps it, see agent.Settings); NO_BOOK
     when it is missing or unreadable.
 
     `answered_plies` is `built_with.max_ply`, which a partial build keeps up to date, within
