@@ -56,9 +56,10 @@ MIN_SEARCH_CPU = 0.2
 SOLVER_MOVE_WEIGHT = 0.5
 # Share of a move's budget the exact search may use before MCTS takes over.
 SOLVER_SHARE = 0.6
-# A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds: the limit
-# only guards against a starved or stuck worker (the CPU share is what stops a search), so it
-# must let a worker that shares its core with the agent's other processes finish its share.
+# A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
+# share is what stops a search; the wall limit only guards against a starved or stuck worker
+# (mcts/budget.py), which in play must not hold up the move. (The book builder, offline and
+# under `nice`, allows far more: tools/build_book.py.)
 WALL_PER_CPU = 1.5
 WALL_SLACK = 0.5
 CENTRE = go_board.SIZE // 2
