@@ -26,7 +26,7 @@ SIZE = 5
 BLACK_DIGIT, WHITE_DIGIT = 1, 2
 INPUT_FILE = "input.txt"
 OUTPUT_FILE = "output.txt"
-PASS_TEXT = "PASS"
+PASS_TEXT = "PASS"  # the same word as go_board.PASS_TEXT (the referee's side runs without go_board)
 COLOUR_TEXTS = (str(BLACK_DIGIT), str(WHITE_DIGIT))
 INPUT_LINES = 1 + 2 * SIZE
 ROW_DIGITS = "012"
@@ -189,10 +189,10 @@ def format_output(action):
 
 
 def write_output(move, path=OUTPUT_FILE):
-    """output.txt for a go_board move (a point or go_board.PASS), written atomically."""
+    """output.txt for a go_board move (a point or go_board.PASS), written atomically in the
+    move codec's text (`go_board.move_to_text`)."""
     import go_board
-    write_atomically(path, format_output(PASS_TEXT if move == go_board.PASS
-                                         else go_board.to_coord(move)))
+    write_atomically(path, go_board.move_to_text(move))
 
 
 def read_output_line(path):

@@ -1,11 +1,13 @@
 """Endgame: exact play for the last plies, the rule for passing, and best tries when lost.
 
-Start at `choose_endgame_move`: the pass rule first (`winning_pass`), then, when few plies are
-left, the win/loss proof (`ExactSolver.winning_move`, a boolean search), then exact margins
-(`ExactSolver.best_move`, alpha-beta over the final stone difference) within MARGIN_SEARCH_CPU,
-and in a proven loss the move that gives the opponent the most chances to go wrong
-(`ExactSolver.best_try`). Margins are in half points, seen from the side to move:
-`2 * (own stones - opponent stones) -/+ 5`, positive when the mover wins; ties cannot happen.
+Start at `choose_endgame_move`, which returns one `ExactMove` (the move, the proven result
+for the mover and, when known, the margin): the pass rule first (`winning_pass`), then, when
+few plies are left, the win/loss proof (`ExactSolver.winning_move`, a boolean search), then
+exact margins (`ExactSolver.best_move`, alpha-beta over the final stone difference) within
+MARGIN_SEARCH_CPU, and in a proven loss the move that gives the opponent the most chances to go
+wrong (`ExactSolver.best_try`). Inside the search margins are in half points, seen from the side
+to move: `2 * (own stones - opponent stones) -/+ 5`, positive when the mover wins; ties cannot
+happen. An ExactMove's margin is in points.
 
 A search node is `(own, opp, ko_own, ko_opp, diff, passed, plies_left)`: the bitboards seen from
 the side to move; the previous board `(ko_own, ko_opp)` only when the last move can be retaken
@@ -20,6 +22,7 @@ ordered by captures then a history of the moves that refuted, and enhanced trans
 cut-offs (a child already proven lost for its mover proves the node without search).
 """
 
+import collections
 import time
 
 import go_board
@@ -29,7 +32,7 @@ from go_board import (FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_ston
 # Measured with tools/solver_reach.py (the reach table of `make bench`, docs/benchmarks.md; 30
 # positions from recorded games per row, 2026-11-23): at 14 plies left the proof's median is
 # 0.9 s on Python 3.11 and 1.5 s on the grader's 3.7, its worst case 5.0 s and 8.6 s, against
-# the solver's share of a default move of about 5 s (my_player.SOLVER_SHARE). When the proof
+# the solver's share of a default move of about 5 s (agent.SOLVER_SHARE). When the proof
 # does not finish in time, MCTS takes the move.
 EXACT_PLIES_LEFT = 14
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
@@ -52,6 +55,14 @@ CAPTURE_SHIFT = 60
 KILLER_SHIFT = 65
 DEADLINE_CHECK_NODES = 1023
 NO_NODE_CAP = 1 << 62
+
+# A proven result for the side to move, in the words the agent's decisions log (one vocabulary
+# for the exact search, the pass rule, the centre rule and the MCTS solver's proofs).
+PROVEN_WIN, PROVEN_LOSS = "win", "loss"
+# What `choose_endgame_move` decides: `move`; `proven`, PROVEN_WIN or PROVEN_LOSS (then `move`
+# is the best try); `margin`, the final margin in points for the mover under perfect play
+# (komi included), or None when the margin search did not finish (always for a loss).
+ExactMove = collections.namedtuple("ExactMove", "move proven margin")
 
 
 class OutOfTime(Exception):
@@ -376,18 +387,24 @@ def winning_pass(position):
     return position.ply > 1 and position.pass_ends_game and position.winner() == position.to_move
 
 
+def mover_margin(position):
+    """The score now, in points for the side to move (komi included): what ending gives it."""
+    return position.score() if position.to_move == go_board.BLACK else -position.score()
+
+
 def choose_endgame_move(position, cpu_deadline=None, table=None):
-    """`(move, margin)` under exact play, or None when the search is not affordable.
+    """The `ExactMove` for `position` under exact play, or None when the search is not
+    affordable (too many plies left, or the deadline passed before a proof).
 
     First win or loss (the boolean search). In a proven win, exact margins within
     MARGIN_SEARCH_CPU more pick the move (passing when it is at least as good as every
     placement); when they do not finish, the proven winning move is played with margin None.
-    In a proven loss the best try (`ExactSolver.best_try`) is played with margin None. Black
+    In a proven loss the best try (`ExactSolver.best_try`) is played, margin None. Black
     never passes at ply 1 (that loses at once), which the exact search already says. `table`:
     the proofs of earlier searches to reuse and extend (see ExactSolver); None starts empty.
     """
     if winning_pass(position):
-        return PASS, None
+        return ExactMove(PASS, PROVEN_WIN, mover_margin(position))
     if go_board.plies_left(position.ply) > EXACT_PLIES_LEFT:
         return None
     solver = ExactSolver(cpu_deadline, table=table)
@@ -397,11 +414,12 @@ def choose_endgame_move(position, cpu_deadline=None, table=None):
         return None
     if winner is None:
         best_try = solver.best_try(position)
-        return None if best_try is None else (best_try, None)
+        return None if best_try is None else ExactMove(best_try, PROVEN_LOSS, None)
     margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
     if cpu_deadline is None or margin_deadline < cpu_deadline:
         solver.cpu_deadline = margin_deadline
     try:
-        return solver.best_move(position)
+        move, margin = solver.best_move(position)
     except OutOfTime:
-        return winner, None
+        return ExactMove(winner, PROVEN_WIN, None)
+    return ExactMove(move, PROVEN_WIN, margin / 2.0)

@@ -10,7 +10,8 @@ Vocabulary
   and from the course's `(i, j)` = (row, column).
 - Bitboard: a Python int whose bit `p` is set when point `p` holds a stone of one colour. A board
   is a pair of bitboards `(black, white)`.
-- Move: a Point, or `PASS`.
+- Move: a Point, or `PASS`. As text (`move_to_text`, `move_from_text`, the one codec for
+  every file and record that names a move): `i,j` or `PASS`, the course's output.txt syntax.
 - Colour: `BLACK` (1, "X", moves first) or `WHITE` (2, "O"); `EMPTY` is 0.
 - Ply: the number of the action about to be played, 1..24. The game ends after ply 24
   (`MAX_PLY`), or when a player passes while the previous and current boards are equal (right
@@ -28,6 +29,7 @@ MAX_PLY = NUM_POINTS - 1
 KOMI = 2.5
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = NUM_POINTS
+PASS_TEXT = "PASS"  # as output.txt spells a pass (course_io.PASS_TEXT, checked equal by its test)
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
 STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
 
@@ -54,6 +56,10 @@ class IllegalMove(ValueError):
         self.reason = reason
 
 
+class NotAMove(ValueError):
+    """Text that names no move: neither `i,j` with two integers nor PASS_TEXT."""
+
+
 def other(colour):
     return 3 - colour
 
@@ -74,12 +80,25 @@ def from_coord(row, col):
 
 
 def move_to_text(move):
-    """`i,j` or `PASS`, the course's output.txt syntax (course_io writes the file)."""
+    """`i,j` or `PASS`, the course's output.txt syntax; an `(i, j)` tuple off the board (as an
+    IllegalMove names it) is written the same way."""
     if move == PASS:
-        return "PASS"
+        return PASS_TEXT
     if isinstance(move, tuple):
         return "{},{}".format(*move)
     return "{},{}".format(*to_coord(move))
+
+
+def move_from_text(text):
+    """The move that `move_to_text` writes as `text`: NotAMove for text that names no move,
+    IllegalMove (OFF_BOARD) for a point off the board."""
+    if text == PASS_TEXT:
+        return PASS
+    try:
+        row, col = (int(field) for field in text.split(","))
+    except (AttributeError, TypeError, ValueError):
+        raise NotAMove("{!r} is not a move (`i,j` or {})".format(text, PASS_TEXT))
+    return from_coord(row, col)
 
 
 def popcount(bits):

@@ -2,8 +2,8 @@
 
 Reading guide: `serve` reads commands from stdin and writes answers to stdout; start at
 `GtpEngine.handle`, which answers one command line, and at `GtpEngine.genmove`, which runs the
-per-move program's own pipeline (`my_player.decide`: book, exact search, MCTS) on the same CPU
-budgets (`my_player.move_budget`: per move, and per game from a ledger kept in memory).
+per-move program's own agent (`agent.decide`: book, exact search, MCTS) on the same CPU
+budgets (`agent.move_budget`: per move, and per game from a ledger kept in memory).
 
 The rules are Little-Go's (../shared/rules.md), whatever a controller expects of 19x19 Go: the
 board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
@@ -15,7 +15,7 @@ Kept between moves, since this is one process: the exact solver's transposition 
 entries hold for any game; it is emptied by `clear_board` or when it grows past
 MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
 MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
-Each genmove logs the decision (`my_player.decision_record`) as one JSON line on stderr, and
+Each genmove logs the decision (`agent.decision_record`) as one JSON line on stderr, and
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
@@ -24,10 +24,11 @@ import json
 import os
 import sys
 
+import agent
 import go_board
-import my_player
 from go_board import BLACK, PASS, SIZE, WHITE
 
+GTP_FLAG = "--gtp"  # `my_player.py --gtp` runs this engine instead of playing one move
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "Little-Go"
 ENGINE_VERSION = "1"
@@ -195,15 +196,15 @@ class GtpEngine(object):
             raise GtpFailure("syntax error")
         self.check_turn(parse_colour(args[0]))
         spent = sum(ply.cpu for ply in self.plies)
-        budget = my_player.move_budget(self.position.ply, spent, self.settings)
+        budget = agent.move_budget(self.position.ply, spent, self.settings)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
-        start = my_player.tree_cpu_seconds()
-        decision = my_player.decide(self.position, start + budget, self.settings,
-                                    self.solver_table)
-        used = my_player.tree_cpu_seconds() - start
-        self.decision = my_player.decision_record(decision, self.position, used, budget)
-        my_player.log_decision(self.decision)
+        start = agent.tree_cpu_seconds()
+        decision = agent.decide(self.position, start + budget, self.settings,
+                                self.solver_table)
+        used = agent.tree_cpu_seconds() - start
+        self.decision = agent.decision_record(decision, self.position, used, budget)
+        agent.log_decision(self.decision)
         self.record(decision.move, used)
         return vertex_text(decision.move)
 
@@ -253,9 +254,9 @@ def serve(engine, read=sys.stdin, write=sys.stdout):
 
 def main():
     try:
-        settings = my_player.Settings(os.environ)
+        settings = agent.Settings(os.environ)
     except ValueError as error:
-        my_player.log("bad LITTLEGO_* setting: {}".format(error))
+        agent.log("bad LITTLEGO_* setting: {}".format(error))
         return 2
     serve(GtpEngine(settings))
     return 0

@@ -99,7 +99,7 @@ NO_BOOK = Book({}, 0)
 
 
 def read(path=BOOK_PATH):
-    """The book file as a `Book` (one parse: a move keeps it, see my_player.Settings); NO_BOOK
+    """The book file as a `Book` (one parse: a move keeps it, see agent.Settings); NO_BOOK
     when it is missing or unreadable.
 
     `answered_plies` is `built_with.max_ply`, which a partial build keeps up to date, within
@@ -127,14 +127,11 @@ def lookup(position, entries=None):
 
 
 def parse_answer(answer):
-    """A move's text (`i,j` or `PASS`, as the book and game records write it) as a move; None
-    for a missing or malformed one (treated as absent)."""
-    if answer == "PASS":
-        return go_board.PASS
+    """An entry's answer (go_board's move text) as a move; None for a missing or malformed one
+    (treated as absent)."""
     try:
-        row, col = (int(field) for field in answer.split(","))
-        return go_board.from_coord(row, col)
-    except (AttributeError, TypeError, ValueError):
+        return go_board.move_from_text(answer)
+    except ValueError:  # NotAMove, or IllegalMove for a point off the board
         return None
 
 

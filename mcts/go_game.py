@@ -10,7 +10,7 @@ import endgame
 import go_board
 from go_board import black_wins
 from mcts.core import LOSS, WIN
-from mcts.playout import playout
+from mcts.playout import DEFAULT_KNOWLEDGE, playout
 
 # Solver nodes one leaf proof may count before it gives up (the node stays unproven).
 LEAF_SOLVE_NODE_CAP = 1000
@@ -43,7 +43,7 @@ class GoState(object):
 class PlayoutEvaluator(object):
     """Values a leaf by one playout to the end: 1.0 when the side to move wins it."""
 
-    def __init__(self, knowledge=True):
+    def __init__(self, knowledge=DEFAULT_KNOWLEDGE):
         self.knowledge = knowledge
 
     def evaluate(self, state, rng):

@@ -3,7 +3,7 @@
 Start at `BoardSession`: one game between the person at the page and an opponent, which is any
 player spec of players.py (by default the agent as a GTP engine), played on go_board's rules so
 that a refused click says the rules' reason. After each of the opponent's moves the session
-reads the agent's decision record from the player's log (`my_player.read_decisions`), which is
+reads the agent's decision record from the player's log (`agent.read_decisions`), which is
 what the page shows as "what the agent thought". A finished game is saved as SGF under
 runs/board/, and every SGF under runs/ can be replayed move by move (`replay`).
 
@@ -24,10 +24,10 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
+import agent
 import course_io
 import go_board
-import my_player
-from gtp_engine import score_text
+from gtp_engine import GTP_FLAG, score_text
 from referee import judge, rules
 from referee.player import MoveLimits
 from referee.players import LOG_SUFFIX, make_player
@@ -48,23 +48,7 @@ AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's na
 
 def default_opponent(python, repo):
     """The agent as a GTP engine: one process for the game, keeping what it can between moves."""
-    return "gtp:{} {} {}".format(python, os.path.join(repo, "my_player.py"), my_player.GTP_FLAG)
-
-
-class NotAMove(ValueError):
-    """Text that is neither `i,j` nor `PASS`."""
-
-
-def parse_move(text):
-    """A go_board move from `i,j` or `PASS`: NotAMove for other text, IllegalMove(OFF_BOARD)
-    for a point off the board."""
-    if text == rules.PASS:
-        return go_board.PASS
-    try:
-        row, col = (int(field) for field in text.split(","))
-    except ValueError:
-        raise NotAMove("{!r} is not a move: click a point or Pass".format(text))
-    return go_board.from_coord(row, col)
+    return "gtp:{} {} {}".format(python, os.path.join(repo, "my_player.py"), GTP_FLAG)
 
 
 def board_rows(position):
@@ -152,13 +136,13 @@ class BoardSession(object):
             self.message = "It is not your turn."
             return
         try:
-            move = parse_move(text)
+            move = go_board.move_from_text(text)
             self.position = self.position.play(move)
         except go_board.IllegalMove as error:
             self.message = "{} is refused: {}".format(text, error.reason)
             return
-        except NotAMove as error:
-            self.message = str(error)
+        except go_board.NotAMove:
+            self.message = "{!r} is not a move: click a point or Pass".format(text)
             return
         self.message = None
         self.decision = None
@@ -180,9 +164,10 @@ class BoardSession(object):
         if turn.failure is not None:
             return self.finish(self.person, turn.failure, turn.detail)
         try:
-            move = parse_move(course_io.format_output(course_io.parse_action(turn.line)))
+            move = go_board.move_from_text(
+                course_io.format_output(course_io.parse_action(turn.line)))
             self.position = self.position.play(move)
-        except (course_io.OutputError, NotAMove, go_board.IllegalMove) as error:
+        except (course_io.OutputError, go_board.NotAMove, go_board.IllegalMove) as error:
             return self.finish(self.person, judge.END_ILLEGAL, str(error))
         self.moves.append(move)
         if self.position.is_over:
@@ -196,7 +181,7 @@ class BoardSession(object):
         """The agent's decision record for the move just played, or None (not our agent)."""
         try:
             with open(self.log_path, encoding="utf-8", errors="replace") as handle:
-                records = my_player.read_decisions(handle.read())
+                records = agent.read_decisions(handle.read())
         except (IOError, OSError):
             return None
         if len(records) <= self.decisions_seen:

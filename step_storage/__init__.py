@@ -90,8 +90,9 @@ def _read_record(path):
     return (colour, ply, (board[0], board[1]), cpu_used), None
 
 
-def restore(colour, previous, current, directory=".", name="my_player", log=sys.stderr):
-    """The GameState for this call; boards are `(black, white)` bitboard pairs."""
+def restore(colour, previous, current, directory, name, log=sys.stderr):
+    """The GameState for this call; boards are `(black, white)` bitboard pairs, `name` the
+    player's (agent.PLAYER_NAME for the agent)."""
     if colour == go_board.BLACK and previous == (0, 0) and current == (0, 0):
         return GameState(1, 0.0)
     if (colour == go_board.WHITE and previous == (0, 0) and current[1] == 0
@@ -120,7 +121,7 @@ def save(directory, name, colour, ply, board_after, cpu_used):
     course_io.write_atomically(step_file(directory, name, colour), json.dumps(record))
 
 
-def restore_ply(colour, previous, current, directory=".", name="my_player", log=sys.stderr):
+def restore_ply(colour, previous, current, directory, name, log=sys.stderr):
     """Just the ply, for players that keep no CPU ledger."""
     return restore(colour, previous, current, directory, name, log).ply
 

@@ -3,13 +3,9 @@ on the 95% Wilson interval."""
 
 import json
 import os
-import sys
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-from referee import stats  # noqa: E402
-from tools import bench, ladder  # noqa: E402
+from referee import stats
+from tools import bench, ladder
 
 AGENT = "cmd:python3 my_player.py"
 

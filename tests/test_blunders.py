@@ -1,14 +1,8 @@
 """tools/blunders.py: the first move that threw away a proven win, on seeded random games."""
 
-import os
-import sys
-
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import go_board  # noqa: E402
-from opponents.simple import RandomPlayer  # noqa: E402
-from tools import blunders  # noqa: E402
+import go_board
+from opponents.simple import RandomPlayer
+from tools import blunders
 
 
 def random_game_record(seed):

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-import my_player
+import agent
 from referee import judge, rules
 from referee.player import MoveLimits
 from referee.serve import AGENT_NAME, BoardSession, make_server
@@ -165,11 +165,11 @@ def test_the_agents_decision_is_read_from_its_log(make_session, monkeypatch):
     session = make_session("cmd:{} {}".format(sys.executable, PLAYER))
     session.person_moves("2,2")
     decision = session.state()["decision"]
-    assert decision["agent"] == my_player.PLAYER_NAME and decision["ply"] == 2
-    assert decision["source"] == my_player.SOURCE_MCTS
+    assert decision["agent"] == agent.PLAYER_NAME and decision["ply"] == 2
+    assert decision["source"] == agent.SOURCE_MCTS
     assert decision["move"] == session.state()["last_move"]
     candidates = decision["details"]["candidates"]
-    assert 1 <= len(candidates) <= my_player.TOP_CANDIDATES
+    assert 1 <= len(candidates) <= agent.TOP_CANDIDATES
     assert candidates[0]["move"] == decision["move"]
 
 

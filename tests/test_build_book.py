@@ -14,16 +14,14 @@ import sys
 
 import pytest
 
+import agent
+import endgame
+import go_board
+import opening_book
+from tools import build_book
+from go_board import BLACK, WHITE, Position, from_coord
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import endgame  # noqa: E402
-import go_board  # noqa: E402
-import my_player  # noqa: E402
-import opening_book  # noqa: E402
-from tools import build_book  # noqa: E402
-from go_board import BLACK, WHITE, Position, from_coord  # noqa: E402
-
 CENTRE = from_coord(2, 2)
 
 
@@ -33,7 +31,7 @@ def closest_to_centre_job(line, solver_cpu, search_cpu, workers, seed):
     move = build_book.known_answer(position)
     source = build_book.KNOWN if move is not None else build_book.SEARCHED
     if move is None:
-        move = my_player.safe_move(position)
+        move = agent.safe_move(position)
     return {build_book.PLY: position.ply, build_book.LINE: list(line),
             build_book.SOURCE: source, build_book.SOLVER_CPU: solver_cpu,
             opening_book.MOVE: go_board.move_to_text(move), build_book.CPU_USED: 1.0}

@@ -104,6 +104,7 @@ def test_write_output_writes_a_go_board_move(tmp_path, move, text):
 def test_the_files_board_is_the_rules_board():
     assert course_io.SIZE == go_board.SIZE == rules.SIZE
     assert (course_io.BLACK_DIGIT, course_io.WHITE_DIGIT) == (go_board.BLACK, go_board.WHITE)
+    assert course_io.PASS_TEXT == go_board.PASS_TEXT == rules.PASS
 
 
 @pytest.mark.parametrize("line, action", [

@@ -68,6 +68,20 @@ def test_winning_pass_only_after_the_opponent_passed_and_when_ahead():
     assert not endgame.winning_pass(moved)
 
 
+def test_choose_endgame_move_gives_a_proven_win_with_its_margin_in_points():
+    position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
+    # best_move's 25 half points (see above): White wins by 12.5.
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        from_coord(3, 3), endgame.PROVEN_WIN, 12.5)
+
+
+def test_choose_endgame_move_passes_to_win_when_the_opponent_passed_and_we_lead():
+    # Black passed (previous = current); White leads 13 stones + 2.5 against 8.
+    position = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=12)
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        PASS, endgame.PROVEN_WIN, 7.5)
+
+
 def test_choose_endgame_move_declines_early_positions_and_expired_deadlines():
     assert endgame.choose_endgame_move(Position().play(from_coord(2, 2))) is None
     position = Position.from_text("""
@@ -101,7 +115,8 @@ def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatc
         raise endgame.OutOfTime()
     monkeypatch.setattr(endgame.ExactSolver, "best_move", out_of_time)
     position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
-    assert endgame.choose_endgame_move(position) == (from_coord(3, 3), None)
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        from_coord(3, 3), endgame.PROVEN_WIN, None)
 
 
 
@@ -156,13 +171,16 @@ def test_best_try_leaves_the_opponent_the_fewest_winning_replies():
     assert len(winning_replies[from_coord(3, 2)]) == 7
     assert winning_replies[from_coord(4, 2)] == [from_coord(3, 2)]
     assert endgame.ExactSolver().best_try(position) == from_coord(4, 2)
-    assert endgame.choose_endgame_move(position) == (from_coord(4, 2), None)
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        from_coord(4, 2), endgame.PROVEN_LOSS, None)
 
 
 def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
-    # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing).
+    # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing): the
+    # result says so, never a win.
     position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
-    assert endgame.choose_endgame_move(position) == (endgame.ExactSolver().best_try(position), None)
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        endgame.ExactSolver().best_try(position), endgame.PROVEN_LOSS, None)
 
 
 # White to move at ply 24 with no legal placement: Black's eyes and White's own last liberty at

@@ -307,3 +307,26 @@ def test_plies_left_counts_the_next_ply_itself():
     # 24 plies at most: Black's first move has all 24 ahead, the last ply only itself.
     assert (go_board.plies_left(1), go_board.plies_left(go_board.MAX_PLY)) == (24, 1)
     assert go_board.plies_left(go_board.MAX_PLY + 1) == 0  # the game is over
+
+
+# ---- the move codec -----------------------------------------------------------------------
+
+def test_every_move_goes_to_text_and_back():
+    moves = list(range(go_board.NUM_POINTS)) + [PASS]
+    texts = [go_board.move_to_text(move) for move in moves]
+    assert texts[:6] == ["0,0", "0,1", "0,2", "0,3", "0,4", "1,0"]
+    assert texts[-2:] == ["4,4", "PASS"]
+    assert [go_board.move_from_text(text) for text in texts] == moves
+
+
+@pytest.mark.parametrize("text", ["", "pass", "2", "2,2,2", "a,b", "2;2", None, 7, b"2,2"])
+def test_text_that_names_no_move_is_not_a_move(text):
+    with pytest.raises(go_board.NotAMove):
+        go_board.move_from_text(text)
+
+
+@pytest.mark.parametrize("text", ["5,0", "0,5", "-1,2"])
+def test_a_point_off_the_board_is_an_illegal_move(text):
+    with pytest.raises(IllegalMove) as raised:
+        go_board.move_from_text(text)
+    assert raised.value.reason == go_board.OFF_BOARD

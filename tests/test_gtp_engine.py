@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
+import agent
 import go_board
 import gtp_engine
-import my_player
 import opening_book
 from referee import judge
 from referee.match import run_match
@@ -31,7 +31,7 @@ GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/u
 
 def converse(commands, engine=None):
     """The engine's whole output for `commands`, one per line."""
-    engine = engine or gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine = engine or gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
     out = io.StringIO()
     gtp_engine.serve(engine, io.StringIO("".join(line + "\n" for line in commands)), out)
     return out.getvalue()
@@ -118,7 +118,7 @@ def test_genmove_plays_the_book_and_tells_its_decision():
     decision = json.loads(answers[1][2:])
     assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
         "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
-        "source": my_player.SOURCE_CENTRE_RULE}
+        "source": agent.SOURCE_CENTRE_RULE}
     assert answers[2] == "? illegal move: it is White's turn"
     book_answer = opening_book.lookup(go_board.Position().play(go_board.from_coord(2, 2)))
     assert answers[3] == "= " + gtp_engine.vertex_text(book_answer)
@@ -127,7 +127,7 @@ def test_genmove_plays_the_book_and_tells_its_decision():
 
 
 def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
-    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
     engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
                                                   previous=LAST_PLY_BEFORE)
     answers = converse(["genmove w", "littlego-decision", "final_score", "genmove b"],
@@ -141,7 +141,7 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
 
 
 def test_the_solver_table_lasts_until_a_new_game():
-    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
     # Five plies left: the exact search keeps proofs from three plies left up (the last two are
     # answered without the table).
     engine.position = go_board.Position.from_text(
@@ -155,7 +155,7 @@ def test_the_solver_table_lasts_until_a_new_game():
 
 def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
     monkeypatch.setattr(gtp_engine, "MAX_KEPT_SOLVER_ENTRIES", 2)
-    engine = gtp_engine.GtpEngine(my_player.Settings(SMALL_BUDGET))
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
     engine.solver_table.update({"stale": 1, "old": 2, "entries": 3})
     assert converse(["genmove b"], engine) == "= C3\n\n"
     assert engine.solver_table == {}  # the book answered, so nothing new went in
@@ -163,15 +163,15 @@ def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
 
 def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
     env = dict(os.environ, **SMALL_BUDGET)
-    done = subprocess.run([sys.executable, PLAYER, my_player.GTP_FLAG],
+    done = subprocess.run([sys.executable, PLAYER, gtp_engine.GTP_FLAG],
                           input="boardsize 5\ngenmove b\nshowboard\nquit\n", env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n\n")[:2] == ["=", "= C3"]
     assert done.stdout.endswith("=\n\n")
-    [decision] = my_player.read_decisions(done.stderr)
-    assert (decision["move"], decision["source"]) == ("2,2", my_player.SOURCE_CENTRE_RULE)
+    [decision] = agent.read_decisions(done.stderr)
+    assert (decision["move"], decision["source"]) == ("2,2", agent.SOURCE_CENTRE_RULE)
 
 
 # ---- games under our referee ----------------------------------------------------------------

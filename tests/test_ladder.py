@@ -1,15 +1,9 @@
 """The ladder's rungs (tools/ladder.py): names and game counts, each rung's player spec, and the
 previous release built from git."""
 
-import os
-import sys
-
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-from tools import ladder  # noqa: E402
+from tools import ladder
 
 
 class Args(object):

@@ -106,7 +106,8 @@ def test_go_search_finds_the_capture_that_wins_at_the_last_ply():
     # (2,0) is suicide and passing leaves Black ahead 14 to 9 + 2.5.
     position = Position.from_text(LAST_PLY_CAPTURE, to_move=WHITE, ply=24)
     assert position.winner() == BLACK
-    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(5), Budget(max_simulations=200))
+    result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(5),
+                         Budget(max_simulations=200))
     assert core.best_action(result.children) == from_coord(3, 3)
     assert result.proven
 
@@ -114,8 +115,8 @@ def test_go_search_finds_the_capture_that_wins_at_the_last_ply():
 def test_root_parallel_search_merges_every_worker():
     position = Position().play(from_coord(2, 2))
     children, simulations, workers = root_parallel_search(
-        GoState(position), PlayoutEvaluator(), seed=11, workers=2, cpu_per_worker=0.3,
-        wall_seconds=5.0)
+        GoState(position), PlayoutEvaluator(knowledge=True), seed=11, workers=2,
+        cpu_per_worker=0.3, wall_seconds=5.0)
     assert workers == 2
     assert sum(stats.visits for stats in children) == simulations
     assert {stats.action for stats in children} == set(position.legal_moves())
@@ -281,9 +282,9 @@ def test_a_solver_that_proves_nothing_changes_nothing():
     # A capped solve that does not finish answers None: the search is the one without a solver.
     position = Position.from_text(NINE_LEFT, to_move=BLACK, ply=16)
     capped = RecordingSolver(LeafSolver(go_board.MAX_PLY, node_cap=1))
-    with_cap = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+    with_cap = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
                            Budget(max_simulations=300), leaf_solver=capped)
-    without = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+    without = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
                           Budget(max_simulations=300))
     assert capped.answers and {answer for _, answer in capped.answers} == {None}
     assert [stats.as_tuple() for stats in with_cap.children] == [
@@ -307,7 +308,7 @@ NINE_LEFT = """
 def test_without_a_leaf_solver_the_search_is_the_same_as_before_solved_leaves():
     # Statistics of this seeded search recorded on main at 30467ff, before leaf solvers existed.
     position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
-    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+    result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
                          Budget(max_simulations=400))
     assert (result.simulations, result.proven) == (400, False)
     assert sorted(stats.as_tuple() for stats in result.children) == [
@@ -327,7 +328,7 @@ def test_go_leaf_solver_proves_within_its_plies_and_agrees_with_the_exact_search
 def test_go_search_with_solved_leaves_proves_the_root_in_few_simulations():
     position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
     exact = endgame.ExactSolver().mover_wins(position)
-    result = core.search(GoState(position), PlayoutEvaluator(), random.Random(21),
+    result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
                          Budget(max_simulations=400), leaf_solver=LeafSolver(8))
     assert result.proven and result.simulations < 400
     wins = [stats.action for stats in result.children if stats.solved == core.WIN]

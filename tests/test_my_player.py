@@ -1,18 +1,19 @@
-"""The agent end to end: `my_player.py` run as the course runs it, in a scratch game directory.
+"""The per-move program end to end: `my_player.py` run as the course runs it, in a scratch game
+directory.
 
 Each run goes through tests/fixtures/tree_probe.py, which measures the CPU of the agent's whole
 process tree as the grader's `time` does and lists any process the agent left behind. Budgets
 are small and every seed is fixed (LITTLEGO_SEED); a move is asserted exactly only where it is
 proven (checked here by a plain minimax over go_board). Boards are ASCII, X Black, O White.
-The per-move path is also driven in-process (`my_player.choose_move`, `mcts.parallel`) where
-thousands of positions or a patched fork are needed.
+The per-move path is also driven in-process (`my_player.main`, `agent.choose_move`,
+`mcts.parallel`) where a patched function or fork is needed. The agent's decisions on their own
+are tests/test_agent.py's.
 """
 
 import collections
 import errno
 import json
 import os
-import random
 import resource
 import signal
 import subprocess
@@ -22,23 +23,21 @@ import time
 import psutil
 import pytest
 
+import agent
+import course_io
+import go_board
+import my_player
+import step_storage
+from course_io import format_input
+from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board
+from mcts import core, parallel
+from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.parallel import root_parallel_search
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import course_io  # noqa: E402
-import go_board  # noqa: E402
-import my_player  # noqa: E402
-import step_storage  # noqa: E402
-from conftest import game_positions  # noqa: E402
-from course_io import format_input  # noqa: E402
-from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board  # noqa: E402
-from mcts import core, parallel  # noqa: E402
-from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
-from mcts.parallel import root_parallel_search  # noqa: E402
-
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 PROBE = os.path.join(REPO_ROOT, "tests", "fixtures", "tree_probe.py")
-NAME = my_player.PLAYER_NAME
+NAME = agent.PLAYER_NAME
 SEED = "561"
 SMALL_BUDGET = {"LITTLEGO_MOVE_CPU": "0.4", "LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED}
 EMPTY_ROWS = ["00000"] * 5
@@ -57,7 +56,7 @@ def run_agent(tmp_path, input_bytes=None, **env):
     if (game / "output.txt").exists():
         (game / "output.txt").unlink()  # the referee deletes it before every call
     environment = {key: value for key, value in os.environ.items()
-                   if not key.startswith(my_player.SETTINGS_PREFIX)}
+                   if not key.startswith(agent.SETTINGS_PREFIX)}
     environment.update(SMALL_BUDGET)
     environment.update(env)
     report_path = tmp_path / "probe.json"
@@ -98,11 +97,7 @@ def assert_step_record(tmp_path, colour, ply, board_after):
 
 def output_move(run):
     """output.txt as a go_board move; fails the test unless it is `PASS` or `i,j`."""
-    text = run.output.decode("ascii")
-    if text == "PASS":
-        return PASS
-    row, col = (int(field) for field in text.split(","))
-    return from_coord(row, col)
+    return go_board.move_from_text(run.output.decode("ascii"))
 
 
 def assert_one_clean_line(stderr):
@@ -171,31 +166,6 @@ def test_a_malformed_setting_exits_2_with_one_stderr_line_and_writes_nothing(tmp
     assert_one_clean_line(run.stderr)
     assert b"bad LITTLEGO_* setting" in run.stderr
     assert run.files == ["input.txt"]
-
-
-@pytest.mark.parametrize("name, value", [
-    ("LITTLEGO_MOVE_CPU", "nan"), ("LITTLEGO_MOVE_CPU", "inf"), ("LITTLEGO_MOVE_CPU", "-1"),
-    ("LITTLEGO_MOVE_CPU", "0"), ("LITTLEGO_MOVE_CPU", "1e400"), ("LITTLEGO_GAME_CPU", "nan"),
-    ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
-    ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
-    ("LITTLEGO_LEAF_SOLVE_PLIES", "-1"), ("LITTLEGO_LEAF_SOLVE_PLIES", "25"),
-    ("LITTLEGO_LEAF_SOLVE_PLIES", "6.5"), ("LITTLEGO_LEAF_SOLVE_PLIES", "nan"),
-])
-def test_a_setting_out_of_its_sane_range_is_refused(name, value):
-    with pytest.raises(ValueError):
-        my_player.Settings({name: value})
-
-
-def test_the_sane_ranges_hold_the_defaults_and_their_ends():
-    settings = my_player.Settings({"LITTLEGO_MOVE_CPU": "0.01", "LITTLEGO_GAME_CPU": "36000",
-                                   "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0",
-                                   "LITTLEGO_LEAF_SOLVE_PLIES": "24"})
-    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration,
-            settings.leaf_solve_plies) == (0.01, 36000.0, 4, 0.0, 24)
-    defaults = my_player.Settings({})
-    assert (defaults.move_cpu, defaults.game_cpu, defaults.leaf_solve_plies) == (
-        my_player.DEFAULT_MOVE_CPU, my_player.DEFAULT_GAME_CPU,
-        my_player.DEFAULT_LEAF_SOLVE_PLIES)
 
 
 @pytest.mark.parametrize("name, value", [("LITTLEGO_MOVE_CPU", "nan"),
@@ -385,89 +355,40 @@ def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
     # first move but the centre is a proven loss. So the centre is a rule, not a search result.
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
-    assert [record["source"] for record in my_player.read_decisions(run.stderr.decode())] \
-        == [my_player.SOURCE_CENTRE_RULE]
+    assert [record["source"] for record in agent.read_decisions(run.stderr.decode())] \
+        == [agent.SOURCE_CENTRE_RULE]
     assert run.output == b"2,2"
 
 
 AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
 
 
-@pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
-def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
-    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position, entries: answer)
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
-                                     settings)
-    assert decision.source != my_player.SOURCE_BOOK
-    assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
-
-
-def test_a_legal_book_answer_is_played(monkeypatch):
-    # The contrast for the test above.
-    monkeypatch.setattr(my_player.opening_book, "lookup",
-                        lambda position, entries: from_coord(1, 1))
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
-                                     settings)
-    assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
-
-
-# Past ply 6 the book holds proven wins (tools/prove_lines.py): Black's at plies 7 and 9,
-# White's at plies 8 and 10; the agent plays them without searching.
-@pytest.mark.parametrize("ply", [7, 8])
-def test_a_proven_line_past_the_opening_is_played_from_the_book(ply):
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == ply)
-    entry = settings.book.entries[late[0]]
-    position = Position()
-    for text in entry["line"]:
-        position = position.play(my_player.opening_book.parse_answer(text))
-    decision = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.3, settings)
-    assert decision.source == my_player.SOURCE_BOOK
-    assert go_board.move_to_text(decision.move) == entry["move"]
-
-
 def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
     # The time manager (answered plies) and the move choice (the entry) share one parse.
     reads = []
-    real_read = my_player.opening_book._read
-    monkeypatch.setattr(my_player.opening_book, "_read",
+    real_read = agent.opening_book._read
+    monkeypatch.setattr(agent.opening_book, "_read",
                         lambda path: reads.append(path) or real_read(path))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(
         format_input(WHITE, (0, 0), (AFTER_BLACK_CENTRE.black, 0)).encode("ascii"))
     assert my_player.main(str(tmp_path)) == 0
-    assert reads == [my_player.opening_book.BOOK_PATH]
-    answer = my_player.opening_book.lookup(AFTER_BLACK_CENTRE)
+    assert reads == [agent.opening_book.BOOK_PATH]
+    answer = agent.opening_book.lookup(AFTER_BLACK_CENTRE)
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
-    # The last guard in main, whatever the search says: force the search to say PASS.
-    monkeypatch.setattr(my_player, "choose_move",
-                        lambda *args: my_player.Decision(PASS, my_player.SOURCE_MCTS, {}))
+    # The last guard (agent.decide, under main), whatever the search says: force it to PASS.
+    monkeypatch.setattr(agent, "choose_move",
+                        lambda *args: agent.Decision(PASS, agent.SOURCE_MCTS, {}))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
     assert my_player.main(str(tmp_path)) == 0
-    output = (tmp_path / "output.txt").read_text()
-    assert output != "PASS"
-    row, col = (int(field) for field in output.split(","))
-    assert Position().is_legal(from_coord(row, col))
-
-
-def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
-    # When the search fails at ply 1 (e.g. a malformed book entry makes lookup raise), the
-    # fallback still decides the game: every first move but the centre is a proven loss.
-    def broken_search(*args):
-        raise ValueError("malformed book entry")
-    monkeypatch.setattr(my_player, "choose_move", broken_search)
-    settings = my_player.Settings(SMALL_BUDGET)
-    decision = my_player.decide(Position(), my_player.tree_cpu_seconds() + 0.5, settings)
-    assert decision == my_player.Decision(from_coord(2, 2), my_player.SOURCE_FALLBACK,
-                                          {"error": "ValueError: malformed book entry"})
+    move = go_board.move_from_text((tmp_path / "output.txt").read_text())
+    assert move != PASS and Position().is_legal(move)
 
 
 # ---- the step file across calls ----------------------------------------------------------
@@ -510,46 +431,6 @@ def test_two_copies_sharing_a_directory_keep_their_own_step_files(tmp_path):
                            "output.txt"]
     assert_step_record(tmp_path, BLACK, 3, after_white.play(output_move(third)))
     assert_step_record(tmp_path, WHITE, 2, after_white)
-
-
-# ---- never an illegal move ---------------------------------------------------------------
-
-def has_ko_point(position):
-    """Some placement is illegal only because it would recreate the previous board."""
-    empty = go_board.FULL ^ position.black ^ position.white
-    return any(position.try_play(point) == KO for point in go_board.points_of(empty))
-
-
-# Positions along seeded games that take single-stone captures when they can (kos), and pass
-# now and then (positions where the next pass ends the game).
-SAMPLE_PASS_RATE = 0.08
-SAMPLE_CAPTURE_RATE = 0.9
-
-
-def test_never_an_illegal_move_on_2000_random_reachable_positions(monkeypatch):
-    # Tiny budgets keep this fast: the exact search gets a few milliseconds and the MCTS a
-    # few more (MIN_SEARCH_CPU would otherwise give every search 0.2 s).
-    monkeypatch.setattr(my_player, "MIN_SEARCH_CPU", 0.003)
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.01",
-                                   "LITTLEGO_SEED": SEED})
-    positions = game_positions(random.Random(2), 2000, SAMPLE_PASS_RATE, SAMPLE_CAPTURE_RATE,
-                               single_captures=True)
-    sample = collections.Counter()
-    sources = collections.Counter()
-    for position in positions:
-        decision = my_player.choose_move(position, my_player.tree_cpu_seconds() + 0.01, settings)
-        move = decision.move
-        assert move == PASS or position.is_legal(move), (position, go_board.move_to_text(move))
-        sources[decision.source] += 1
-        sample["black" if position.to_move == BLACK else "white"] += 1
-        sample["ko"] += has_ko_point(position)
-        sample["after a pass"] += position.ply > 1 and position.pass_ends_game
-    # The sample really holds what it is meant to (counts for this seed: ko 21, after a pass
-    # 140, Black 1002), and every branch of choose_move answered some of it.
-    assert sample["ko"] >= 15 and sample["after a pass"] >= 100
-    assert sample["black"] >= 900 and sample["white"] >= 900
-    assert all(sources[source] >= 20 for source in ("book", "exact", "mcts", "winning pass")), \
-        sources
 
 
 # ---- CPU of the whole process tree, and nothing left behind ------------------------------
@@ -608,8 +489,8 @@ def test_search_runs_play_a_legal_move_found_by_two_workers(search_run):
     # What the two tests below rely on: the run forked a worker and used its answer.
     run, position, _ = search_run
     assert run.exit_code == 0, run.stderr
-    [record] = my_player.read_decisions(run.stderr.decode())
-    assert record["source"] == my_player.SOURCE_MCTS, run.stderr
+    [record] = agent.read_decisions(run.stderr.decode())
+    assert record["source"] == agent.SOURCE_MCTS, run.stderr
     assert record["details"]["workers"] == 2, run.stderr
     assert_plays_a_placement(run, position)
 
@@ -696,10 +577,10 @@ def crash_or_hang_in_workers(monkeypatch, behaviour):
 
 def test_a_crashing_worker_is_left_out_and_the_agent_still_answers(monkeypatch):
     crash_or_hang_in_workers(monkeypatch, "crash")
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
-    decision = my_player.choose_move(SEARCH_POSITION, my_player.tree_cpu_seconds() + 0.6,
+    settings = agent.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
+    decision = agent.choose_move(SEARCH_POSITION, agent.tree_cpu_seconds() + 0.6,
                                      settings)
-    assert decision.source == my_player.SOURCE_MCTS and decision.details["workers"] == 1
+    assert decision.source == agent.SOURCE_MCTS and decision.details["workers"] == 1
     assert SEARCH_POSITION.is_legal(decision.move)
     assert_no_children_left()
 
@@ -760,10 +641,10 @@ def test_a_parent_search_that_never_looks_at_its_clock_plays_on_the_workers_answ
     assert_no_children_left()
 
 
-def agent_workers(agent):
-    """The agent's forked workers, once it has started them."""
+def agent_workers(player):
+    """The forked workers of the agent's process `player`, once it has started them."""
     for _ in range(1000):
-        workers = agent.children()
+        workers = player.children()
         if workers:
             return workers
         time.sleep(0.01)
@@ -784,35 +665,18 @@ def test_workers_die_with_a_parent_killed_mid_search(tmp_path, kill_signal):
     (game / "input.txt").write_bytes(game_input(BLACK, MIDGAME_BEFORE, MIDGAME))
     environment = dict(os.environ, LITTLEGO_MOVE_CPU="30", LITTLEGO_GAME_CPU="300",
                        LITTLEGO_WORKERS="2", LITTLEGO_SEED=SEED, LITTLEGO_SOLVER="0")
-    agent = psutil.Popen([sys.executable, PLAYER], cwd=str(game), env=environment,
-                         stderr=subprocess.DEVNULL)
+    player = psutil.Popen([sys.executable, PLAYER], cwd=str(game), env=environment,
+                          stderr=subprocess.DEVNULL)
     workers = []
     try:
-        workers = agent_workers(agent)
-        agent.send_signal(kill_signal)
-        agent.wait(timeout=10)
+        workers = agent_workers(player)
+        player.send_signal(kill_signal)
+        player.wait(timeout=10)
         time.sleep(0.5)
         assert len(workers) == 1 and not running(workers[0])
     finally:
-        for process in [agent] + workers:
+        for process in [player] + workers:
             try:
                 process.kill()
             except psutil.NoSuchProcess:
                 pass
-
-
-@pytest.mark.parametrize("plies, solver_plies", [("0", None), ("6", 6)])
-def test_the_leaf_solve_setting_reaches_the_search(monkeypatch, plies, solver_plies):
-    # K = 0 gives the search no leaf solver at all (the search as before); K > 0 a LeafSolver(K).
-    seen = []
-
-    def fake_search(*args, **kwargs):
-        seen.append(kwargs["leaf_solver"])
-        return [core.ChildStats(from_coord(1, 1), 1, 1.0, None)], 1, 1
-    monkeypatch.setattr(my_player, "root_parallel_search", fake_search)
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED,
-                                   "LITTLEGO_LEAF_SOLVE_PLIES": plies})
-    move, _ = my_player.search_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
-                                    settings)
-    assert move == from_coord(1, 1)
-    assert [None if solver is None else solver.plies for solver in seen] == [solver_plies]

@@ -12,17 +12,15 @@ import sys
 
 import pytest
 
+import agent
+import course_io
+import endgame
+import go_board
+import opening_book
+from tools import build_book, make_submission
+from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import course_io  # noqa: E402
-import endgame  # noqa: E402
-import go_board  # noqa: E402
-import my_player  # noqa: E402
-import opening_book  # noqa: E402
-from tools import build_book, make_submission  # noqa: E402
-from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord  # noqa: E402
-
 CENTRE = from_coord(2, 2)
 # rules.md, "Known exact results": after B(2,2) and each White reply (up to symmetry), the
 # third moves proven to win for Black.
@@ -314,8 +312,8 @@ UNUSABLE_BOOKS = [
 ]
 
 
-# White's first turn reads the book twice (the time manager, then the lookup); Black's first
-# once (the centre is a rule), so two broken books are enough there.
+# Every move reads the book once (agent.Settings); White's first move then looks it up, Black's
+# never does (the centre is a rule), so two broken books are enough there.
 AGENT_RUNS = [pytest.param(book.values[0], WHITE_FIRST_INPUT, id="White first, " + book.id)
               for book in UNUSABLE_BOOKS] + \
              [pytest.param(book.values[0], OPENING_INPUT, id="Black first, " + book.id)
@@ -341,21 +339,20 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     elif book_bytes is not None:
         (agent_dir / "opening_book.json").write_bytes(book_bytes)
     (game_dir / "input.txt").write_bytes(input_bytes)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(my_player.SETTINGS_PREFIX)}
+    env = {key: value for key, value in os.environ.items() if not key.startswith(agent.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
     result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert result.returncode == 0, result.stderr
     assert b"Traceback" not in result.stderr
     output = (game_dir / "output.txt").read_bytes().decode("ascii")
-    assert output != "PASS"
-    row, col = (int(field) for field in output.split(","))
+    move = go_board.move_from_text(output)
     colour, previous, current = course_io.parse_input(input_bytes.decode("ascii"))
     position = Position(current[0], current[1], colour, colour, previous[0], previous[1])
-    assert position.is_legal(from_coord(row, col))
+    assert move != go_board.PASS and position.is_legal(move)
     if input_bytes == OPENING_INPUT:
         assert output == "2,2"  # the centre is a rule, not the book's answer
     # The book was not used, so the move came from somewhere else (search or fallback).
-    [decision] = my_player.read_decisions(result.stderr.decode())
-    assert decision["source"] != my_player.SOURCE_BOOK
+    [decision] = agent.read_decisions(result.stderr.decode())
+    assert decision["source"] != agent.SOURCE_BOOK
     assert decision["move"] == output

@@ -7,18 +7,16 @@ import sys
 
 import pytest
 
+from conftest import random_positions
+from course_io import format_input
+from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
+from opponents import BUILTIN_PLAYERS, alphabeta4
+from opponents.alphabeta import BRANCHING, AlphaBetaPlayer
+from opponents.alphabeta4 import AlphaBeta4Player
+from opponents.plain_uct import PlainUctPlayer, black_wins_playout
+from opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-from conftest import random_positions  # noqa: E402
-from course_io import format_input  # noqa: E402
-from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord  # noqa: E402
-from opponents import BUILTIN_PLAYERS, alphabeta4  # noqa: E402
-from opponents.alphabeta import BRANCHING, AlphaBetaPlayer  # noqa: E402
-from opponents.alphabeta4 import AlphaBeta4Player  # noqa: E402
-from opponents.plain_uct import PlainUctPlayer, black_wins_playout  # noqa: E402
-from opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer  # noqa: E402
-
 RUN_PY = os.path.join(REPO_ROOT, "opponents", "run.py")
 SEEDS = range(5)
 PASS_CHANCE = 0.05

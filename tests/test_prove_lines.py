@@ -8,19 +8,14 @@ separate proof of the position it leads to.
 import argparse
 import concurrent.futures
 import json
-import os
-import sys
 
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import endgame  # noqa: E402
-import go_board  # noqa: E402
-import opening_book  # noqa: E402
-from opponents.simple import RandomPlayer  # noqa: E402
-from tools import build_book, prove_lines  # noqa: E402
+import endgame
+import go_board
+import opening_book
+from opponents.simple import RandomPlayer
+from tools import build_book, prove_lines
 
 FROM_PLY = 15
 CAP = 20.0

@@ -14,13 +14,11 @@ import sys
 
 import pytest
 
+import step_storage
+from go_board import BLACK, WHITE, parse_board
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO_ROOT)
-
-import step_storage  # noqa: E402
-from go_board import BLACK, WHITE, parse_board  # noqa: E402
-
-NAME = "my_player"
+NAME = "a_player"
 EMPTY = (0, 0)
 ONE_BLACK_STONE = parse_board("""
     . . . . .
@@ -208,8 +206,8 @@ def test_the_recovery_line_goes_to_stderr_by_default(tmp_path):
     # The default log is the process's stderr, which the referee shows; run in a fresh process
     # so the check does not depend on how pytest captures streams.
     code = ("import step_storage\n"
-            "print(step_storage.restore(1, {!r}, {!r}, {!r}).ply)\n").format(
-        AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, str(tmp_path))
+            "print(step_storage.restore(1, {!r}, {!r}, {!r}, {!r}).ply)\n").format(
+        AFTER_BLACK_PLY_5, AFTER_WHITE_PLY_6, str(tmp_path), NAME)
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (result.returncode, result.stdout) == (0, b"7\n")

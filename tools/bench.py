@@ -29,10 +29,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import go_board  # noqa: E402
+from agent import tree_cpu_seconds  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
-from my_player import Settings, tree_cpu_seconds  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
 from tools import solver_reach  # noqa: E402
@@ -128,7 +128,7 @@ def search_section(repeats, move_cpu):
             started_wall = time.monotonic()
             started_cpu = tree_cpu_seconds()
             _, simulations, _ = root_parallel_search(
-                GoState(position), PlayoutEvaluator(Settings({}).knowledge), seed=repeat,
+                GoState(position), PlayoutEvaluator(), seed=repeat,
                 workers=workers,
                 cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu,
                 stop=StopRules(when_decided=False))
@@ -180,7 +180,7 @@ book = opening_book.read().entries
 loaded = time.process_time()
 position = go_board.Position()
 for text in sys.argv[2].split():
-    position = position.play(opening_book.parse_answer(text))
+    position = position.play(go_board.move_from_text(text))
 opening_book.lookup(position, book)
 done = time.process_time()
 print(json.dumps({"load": loaded - started, "lookup": done - loaded, "entries": len(book)}))

@@ -25,7 +25,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import endgame  # noqa: E402
 import go_board  # noqa: E402
-from opening_book import parse_answer  # noqa: E402
 
 UNKNOWN = None
 WON = "won"
@@ -47,7 +46,7 @@ def replay(moves):
     """The positions before each move of a recorded game: [(position, move)]."""
     position, played = go_board.Position(), []
     for text in moves:
-        move = parse_answer(text)
+        move = go_board.move_from_text(text)
         played.append((position, move))
         position = position.play(move)
     return played

@@ -38,12 +38,13 @@ import zlib
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
+import agent  # noqa: E402
 import course_io  # noqa: E402
 import endgame  # noqa: E402
 import go_board  # noqa: E402
-import my_player  # noqa: E402
 import opening_book  # noqa: E402
 from go_board import from_coord  # noqa: E402
+from mcts.core import DEFAULT_EXPLORATION  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
@@ -53,7 +54,7 @@ CENTRE = from_coord(2, 2)
 # per symmetry class; rules.md's second move in a class is this one's mirror image).
 KNOWN_THIRD_MOVES = {(0, 0): (2, 3), (0, 1): (1, 2), (1, 1): (1, 2), (1, 2): (2, 1)}
 # Default CPU seconds per position and ply. The search's is per worker (one worker per job by
-# default: the jobs fill the cores). A move in play gets at most my_player.DEFAULT_MOVE_CPU.
+# default: the jobs fill the cores). A move in play gets at most agent.DEFAULT_MOVE_CPU.
 # Positions per ply in the default build: 1, 6, 6 (4 known), 73, 117, 910. Ply 6 gets what a
 # ply-6 move gets in play (8.5 s, there split over two workers) in one tree; the solver proves
 # nothing 18 plies from the end, so its share there is a token. These defaults come to 11,400
@@ -168,10 +169,9 @@ def agent_search(position, cpu, workers, seed, stop=None, simulations=None):
     """root_parallel_search's `(children, simulations, workers_used)` for `position`: the
     agent's own search (its evaluator and settings) with `cpu` seconds per worker, and at most
     `simulations` per worker when given (then the same seed gives the same statistics)."""
-    settings = my_player.Settings({"LITTLEGO_BOOK": "0"})  # the search's settings; no book to read
     return root_parallel_search(
-        GoState(position), PlayoutEvaluator(settings.knowledge), seed, workers, cpu,
-        cpu * WALL_PER_CPU + 60.0, exploration=settings.exploration, stop=stop,
+        GoState(position), PlayoutEvaluator(), seed, workers, cpu,
+        cpu * WALL_PER_CPU + 60.0, exploration=DEFAULT_EXPLORATION, stop=stop,
         max_simulations=simulations)
 
 
@@ -179,9 +179,9 @@ def searched(position, cpu, workers, seed):
     """`(move, search record)`: the agent's own search with `cpu` seconds per worker."""
     children, simulations, workers_used = agent_search(
         position, cpu, workers, seed,
-        stop=StopRules(sure_win=my_player.SURE_WIN_VALUE,
-                       sure_win_after=my_player.SURE_WIN_SIMULATIONS))
-    move = my_player.searched_move(position, children)
+        stop=StopRules(sure_win=agent.SURE_WIN_VALUE,
+                       sure_win_after=agent.SURE_WIN_SIMULATIONS))
+    move = agent.searched_move(position, children)
     if move is None:
         move = position.legal_placements()[0]
     chosen = [stats for stats in children if stats.action == move]
@@ -195,7 +195,7 @@ def searched(position, cpu, workers, seed):
 
 def answer_job(line, solver_cpu, search_cpu, workers, seed):
     """The book entry for the position `line` reaches (in that frame). Runs in a worker."""
-    started = my_player.tree_cpu_seconds()
+    started = agent.tree_cpu_seconds()
     position = position_after(line)
     entry = {PLY: position.ply, LINE: list(line), SOLVER_CPU: 0.0}
     move = known_answer(position)
@@ -210,7 +210,7 @@ def answer_job(line, solver_cpu, search_cpu, workers, seed):
             move, entry[SEARCH] = searched(position, search_cpu, workers, seed)
             entry.setdefault(SOURCE, SEARCHED)
     entry[opening_book.MOVE] = go_board.move_to_text(move)
-    entry[CPU_USED] = round(my_player.tree_cpu_seconds() - started, 2)
+    entry[CPU_USED] = round(agent.tree_cpu_seconds() - started, 2)
     return entry
 
 

@@ -7,7 +7,7 @@ Each game runs `tools/course_driver.sh` in a fresh directory (the agent is Black
 so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's. The
 agent runs inside `tools/cpu_meter.py`, which records the CPU of its whole process tree
 (forked workers included) and its wall time. The agent's decision records (JSON lines on stderr,
-read with `my_player.read_decisions`) give the source of each move, simulations and workers.
+read with `agent.read_decisions`) give the source of each move, simulations and workers.
 Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour,
 CPU and wall per move (mean, 99th percentile, max), CPU per game, and simulations per searched
 move. A lost game's directory is kept under DIR for inspection.
@@ -27,13 +27,11 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from agent import read_decisions  # noqa: E402
 from referee.stats import percentile  # noqa: E402
 
 METER = os.path.join(REPO, "tools", "cpu_meter.py")
 DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
-sys.path.insert(0, REPO)
-
-import my_player  # noqa: E402  (needs the repository root on the path first)
 
 
 def play_game(number, args, out_dir):
@@ -51,7 +49,7 @@ def play_game(number, args, out_dir):
     winner = finished.stdout.strip().splitlines()[-1] if finished.stdout.strip() else "?"
     with open(moves_log) as handle:
         metered = [json.loads(line) for line in handle]
-    logged = my_player.read_decisions(finished.stderr)
+    logged = read_decisions(finished.stderr)
     moves = []
     for index, record in enumerate(metered):
         move = dict(record, game=number, colour=agent_colour)

@@ -5,7 +5,7 @@ Start at `grader_env`: the environment of a graded run. `python3` there is the g
 3.7 (tools/grader_python.py; a link first on PATH, so the course driver and host.py run on it
 too; this Python, with a warning, on a machine without one), numpy and psutil cannot be
 imported (a directory first on PYTHONPATH holds modules of those names that raise
-ImportError), and the agent gets none of its settings (my_player.SETTINGS_PREFIX), so no seed
+ImportError), and the agent gets none of its settings (agent.SETTINGS_PREFIX), so no seed
 either. Then `wellformed_output` and `check_moves`: the checks on the moves tools/cpu_meter.py
 records (an output the referee accepts, on the board; CPU within the grader's limit).
 
@@ -28,8 +28,8 @@ import warnings
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+import agent  # noqa: E402
 import course_io  # noqa: E402
-import my_player  # noqa: E402
 from referee.player import GRADER_MOVE_CPU  # noqa: E402
 from tools.grader_python import VERSION_TEXT, grader_python  # noqa: E402
 
@@ -61,7 +61,7 @@ def grader_env(root, interpreter=None, environ=None):
             handle.write(BLOCKER_SOURCE.format(name))
     environ = os.environ if environ is None else environ
     env = {key: value for key, value in environ.items()
-           if not key.startswith(my_player.SETTINGS_PREFIX)}
+           if not key.startswith(agent.SETTINGS_PREFIX)}
     env.update(PATH=bin_dir + os.pathsep + environ.get("PATH", ""), PYTHONPATH=blocked,
                PYTHONDONTWRITEBYTECODE="1")
     return env
@@ -79,7 +79,7 @@ def check_moves(moves, cpu_limit=GRADER_MOVE_CPU):
     bad = [move for move in moves if not wellformed_output(move["output"])]
     return {"moves": len(moves), "bad_outputs": len(bad), "max_cpu": cpus[-1],
             "median_cpu": statistics.median(cpus),
-            "over_default": sum(cpu > my_player.DEFAULT_MOVE_CPU for cpu in cpus),
+            "over_default": sum(cpu > agent.DEFAULT_MOVE_CPU for cpu in cpus),
             "passed": not bad and cpus[-1] <= cpu_limit}
 
 
@@ -98,7 +98,7 @@ def _print_moves(args):
         summary = check_moves([json.loads(line) for line in handle])
     print("our moves: {moves}, missing or malformed outputs: {bad_outputs}, CPU per move: max "
           "{max_cpu:.2f} s, median {median_cpu:.2f} s, over {default:g} s: {over_default} (the "
-          "grader's limit is {limit:g} s)".format(default=my_player.DEFAULT_MOVE_CPU,
+          "grader's limit is {limit:g} s)".format(default=agent.DEFAULT_MOVE_CPU,
                                                   limit=GRADER_MOVE_CPU, **summary))
     return 0 if summary["passed"] else 1
 

@@ -37,9 +37,9 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from agent import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU  # noqa: E402
 from go_board import MAX_PLY  # noqa: E402
 from referee.match import run_match  # noqa: E402
-from my_player import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU  # noqa: E402
 from referee.player import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU  # noqa: E402
 from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
 

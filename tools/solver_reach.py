@@ -6,7 +6,7 @@ position, capped ones at the cap), "over_cap", "nodes", "positions"}. `tools/ben
 this interpreter and, as a subprocess, in the grader's Python 3.7 (found through pyenv), so this file
 sticks to Python 3.7 and the standard library.
 
-The positions: every game of book_games/*.jsonl (the agent's recorded games) long enough to
+The positions: every game of recorded_games/*.jsonl (the agent's recorded games) long enough to
 reach the ply, played to `plies_left` plies from the end; distinct positions, a seeded sample.
 """
 
@@ -23,10 +23,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import endgame  # noqa: E402
 import go_board  # noqa: E402
-import opening_book  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAME_RECORDS = os.path.join(REPO, "book_games", "*.jsonl")
+GAME_RECORDS = os.path.join(REPO, "recorded_games", "*.jsonl")
 PLIES_LEFT = (10, 12, 13, 14, 15, 16)
 POSITIONS = 30
 CAP_CPU = 30.0
@@ -44,7 +43,7 @@ def recorded_positions(plies_left, count, seed=SAMPLE_SEED):
                     continue
                 position = go_board.Position()
                 for text in moves[:go_board.MAX_PLY - plies_left]:
-                    position = position.play(opening_book.parse_answer(text))
+                    position = position.play(go_board.move_from_text(text))
                 if not position.is_over:
                     positions.setdefault(position.key(), position)
     ordered = [positions[key] for key in sorted(positions)]

@@ -75,7 +75,7 @@ function show(state) {
   if (state.result) loadGameList(state.saved_as);
 }
 
-// The agent's decision record (my_player.decision_record): source, move, details.
+// The agent's decision record (agent.decision_record): source, move, details.
 function showDecision(decision, opponent) {
   const box = $("decision");
   box.textContent = "";
@@ -94,6 +94,7 @@ function showDecision(decision, opponent) {
     proof.className = "proven";
     proof.id = "proof";
     proof.textContent = "proven " + details.proven +
+      (details.best_try ? " (best try)" : "") +
       (details.margin !== undefined ? " by " + Math.abs(details.margin) : "");
     box.appendChild(proof);
   }

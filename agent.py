@@ -1,0 +1,327 @@
+"""The Little-Go agent: from a position and a CPU budget to a move, and the record of why.
+
+Reading guide: start at `decide` (`choose_move`, guarded so that the move is always legal); its
+pipeline, in the order it runs:
+1. no legal placement -> PASS; the opponent passed and we lead -> PASS (`endgame.winning_pass`);
+2. Black on the empty board -> the centre (a proven result);
+3. a position of the opening book (`opening_book.lookup`: every position of plies 1-6, and the
+   proven wins past them) -> its answer;
+4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
+   in a proven loss);
+5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
+The budget of a call comes from the time manager (`move_budget`, `cpu_spent_before`); the
+result is a `Decision` (the move, its source, what backs it), which `decision_record` turns into
+the JSON line the callers log (`log_decision`) and tools and tests read back (`read_decisions`),
+never the prose of other messages. Whatever fails inside `choose_move`, `decide` still gives a
+legal move (the best known, else `safe_move`).
+
+Callers: `my_player.py` (one move per process, the course's way) and `gtp_engine.py` (a GTP
+engine, one process per game); both read `Settings` once per call or game.
+
+Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
+LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
+LITTLEGO_BOOK / LITTLEGO_SOLVER (0 turns a part off, for measuring what it is worth) and
+LITTLEGO_KNOWLEDGE (1 turns the playout knowledge on; off by default) and
+LITTLEGO_LEAF_SOLVE_PLIES (K: the search's nodes at most K plies from the end are proven exactly,
+`mcts.go_game.LeafSolver`; 0, the default, turns it off).
+Standard library only, Python 3.7: it is the grader's per-move path.
+"""
+
+import collections
+import json
+import os
+import sys
+import time
+
+import endgame
+import go_board
+import opening_book
+from endgame import PROVEN_LOSS, PROVEN_WIN
+from go_board import BLACK, MAX_PLY, PASS
+from mcts import core
+from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
+from mcts.parallel import MAX_WORKERS, root_parallel_search, usable_cores
+from mcts.playout import DEFAULT_KNOWLEDGE
+from mcts.stopping import StopRules
+
+# The agent's name: its step files (`my_player_step_<colour>.json`, step_storage), its log
+# lines and the `agent` key of its decision records.
+PLAYER_NAME = "my_player"
+DEFAULT_MOVE_CPU = 8.5
+DEFAULT_GAME_CPU = 55.0
+# CPU kept back for what follows the search: merging, writing files, interpreter exit.
+EXIT_RESERVE_CPU = 0.25
+MIN_SEARCH_CPU = 0.2
+# A move the exact search may take costs about this share of a searched move.
+SOLVER_MOVE_WEIGHT = 0.5
+# Share of a move's budget the exact search may use before MCTS takes over.
+SOLVER_SHARE = 0.6
+# A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
+# share is what stops a search; the wall limit only guards against a starved or stuck worker
+# (mcts/budget.py), which in play must not hold up the move. (The book builder, offline and
+# under `nice`, allows far more: tools/build_book.py.)
+WALL_PER_CPU = 1.5
+WALL_SLACK = 0.5
+CENTRE = go_board.SIZE // 2
+CENTRE_POINT = go_board.from_coord(CENTRE, CENTRE)
+# A root action whose playouts win this often, over this many simulations of one worker, is
+# played at once: more CPU would not change the move, and the game's budget keeps it.
+SURE_WIN_VALUE = 0.97
+SURE_WIN_SIMULATIONS = 4000
+# The decision's details list this many of the search's root candidates, most visited first.
+TOP_CANDIDATES = 5
+# The JSON log line of a decision carries this key, naming the agent.
+LOG_AGENT_KEY = "agent"
+
+# What `choose_move` decided. `source` is one of the SOURCE_* names; `details` holds JSON values.
+# A source that rests on a proof says so: `proven` is PROVEN_WIN or PROVEN_LOSS for the mover
+# (the winning pass and the centre rule: a win; the exact search: either, a loss played as its
+# `best_try`: true), and `margin` the final margin in points for the mover (komi included) when
+# it is known. MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
+# "share": visit share, "value": mean value for the mover, "proven": the solver's proof, if any}.
+# A book answer claims nothing: `lookup` reads the move alone.
+Decision = collections.namedtuple("Decision", "move source details")
+SOURCE_NO_PLACEMENT = "no placement"
+SOURCE_WINNING_PASS = "winning pass"
+SOURCE_CENTRE_RULE = "centre rule"
+SOURCE_BOOK = "book"
+SOURCE_EXACT = "exact"
+SOURCE_MCTS = "mcts"
+SOURCE_FALLBACK = "fallback"
+PROVEN_WORDS = {core.WIN: PROVEN_WIN, core.LOSS: PROVEN_LOSS}
+
+
+# Every setting is an environment variable whose name starts so (see Settings).
+SETTINGS_PREFIX = "LITTLEGO_"
+# Settings outside these ranges (NaN and infinities included) are refused: (low, high).
+MOVE_CPU_RANGE = (0.01, 3600.0)
+GAME_CPU_RANGE = (0.01, 36000.0)
+WORKERS_RANGE = (0, MAX_WORKERS)  # 0: one per usable core
+EXPLORATION_RANGE = (0.0, 100.0)
+LEAF_SOLVE_PLIES_RANGE = (0, MAX_PLY)
+# Search nodes this many plies from the end or fewer get a capped exact proof; 0: none.
+DEFAULT_LEAF_SOLVE_PLIES = 0
+
+
+def _flag(environ, name, default):
+    """The LITTLEGO_ switch `name`: "0" is off, any other value on, `default` when unset."""
+    text = environ.get(name)
+    return default if text is None else text != "0"
+
+
+def _setting(environ, name, default, kind, bounds):
+    """The LITTLEGO_ setting `name` as a `kind` within `bounds`; ValueError naming the fault."""
+    text = environ.get(name)
+    if text is None:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError("{}={!r} is not a number".format(name, text))
+    low, high = bounds
+    if not low <= value <= high:
+        raise ValueError("{}={!r} is not in {:g}..{:g}".format(name, text, low, high))
+    return value
+
+
+class Settings(object):
+    """The LITTLEGO_* settings from `environ`, and the opening book they select, read here once
+    (the time manager and the move choice both use it; the GTP engine keeps it for the game)."""
+
+    def __init__(self, environ):
+        self.move_cpu = _setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
+                                 MOVE_CPU_RANGE)
+        self.game_cpu = _setting(environ, "LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU, float,
+                                 GAME_CPU_RANGE)
+        self.workers = _setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) \
+            or usable_cores()
+        seed = environ.get("LITTLEGO_SEED")
+        self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
+        use_book = _flag(environ, "LITTLEGO_BOOK", True)
+        self.book = opening_book.read() if use_book else opening_book.NO_BOOK
+        self.use_solver = _flag(environ, "LITTLEGO_SOLVER", True)
+        self.knowledge = _flag(environ, "LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE)
+        self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
+                                    float, EXPLORATION_RANGE)
+        self.leaf_solve_plies = _setting(environ, "LITTLEGO_LEAF_SOLVE_PLIES",
+                                         DEFAULT_LEAF_SOLVE_PLIES, int, LEAF_SOLVE_PLIES_RANGE)
+
+
+def tree_cpu_seconds():
+    """CPU of this process since it started (interpreter start-up included) plus reaped children."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def log(message):
+    sys.stderr.write("{}: {}\n".format(PLAYER_NAME, message))
+
+
+def cpu_spent_before(state, settings):
+    """This game's CPU before this call; a lost ledger counts as a full share per earlier move."""
+    if state.cpu_used is not None:
+        return state.cpu_used
+    earlier_moves = len(range(2 - state.ply % 2, state.ply, 2))
+    return settings.game_cpu * earlier_moves / len(range(1, MAX_PLY + 1, 2))
+
+
+def move_budget(ply, cpu_used, settings):
+    """CPU seconds for this whole call: the game's remaining CPU spread over our moves left.
+
+    Book moves cost nothing and moves the exact search takes cost little, so the middle game,
+    where the result is decided, gets the most.
+    """
+    our_plies = range(ply, MAX_PLY + 1, 2)
+    weights = 0.0
+    free_plies = settings.book.answered_plies
+    for our_ply in our_plies:
+        if our_ply <= free_plies:
+            continue
+        solver_takes_it = (settings.use_solver
+                           and go_board.plies_left(our_ply) <= endgame.EXACT_PLIES_LEFT)
+        weights += SOLVER_MOVE_WEIGHT if solver_takes_it else 1.0
+    share = (settings.game_cpu - cpu_used) / max(weights, 1.0)
+    return max(min(settings.move_cpu, share), MIN_SEARCH_CPU + EXIT_RESERVE_CPU)
+
+
+def candidates(children, limit=TOP_CANDIDATES):
+    """The most visited root actions as JSON values: move, visit share, mean value, proof."""
+    total = sum(stats.visits for stats in children) or 1
+    ranked = sorted(children, key=lambda stats: (stats.visits, stats.value_sum), reverse=True)
+    listed = []
+    for stats in ranked[:limit]:
+        entry = {"move": go_board.move_to_text(stats.action),
+                 "share": round(stats.visits / total, 4),
+                 "value": round(stats.value_sum / stats.visits, 4) if stats.visits else None}
+        if stats.solved is not None:
+            entry["proven"] = PROVEN_WORDS[stats.solved]
+        listed.append(entry)
+    return listed
+
+
+def search_move(position, budget_end, settings):
+    """Root-parallel MCTS until the tree's CPU reaches `budget_end`: `(move or None, details)`."""
+    available = budget_end - EXIT_RESERVE_CPU - tree_cpu_seconds()
+    if available < MIN_SEARCH_CPU:
+        available = MIN_SEARCH_CPU
+    per_worker = available / settings.workers
+    children, simulations, workers_used = root_parallel_search(
+        GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
+        settings.workers, per_worker, per_worker * WALL_PER_CPU + WALL_SLACK, log=log,
+        exploration=settings.exploration,
+        stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS),
+        leaf_solver=LeafSolver(settings.leaf_solve_plies) if settings.leaf_solve_plies else None)
+    details = {"simulations": simulations, "workers": workers_used,
+               "candidates": candidates(children)}
+    return searched_move(position, children), details
+
+
+def searched_move(position, children):
+    """The move the search's merged root statistics choose (the book's builder uses it too):
+    the best placement, a pass only when the pass rule allows it; None without children."""
+    placements = [stats for stats in children if stats.action != PASS]
+    passing = [stats for stats in children if stats.action == PASS]
+    # The search passes only when the pass is proven to win: a pass costs a point like a lost
+    # stone, so a pass that merely looks good in playouts is never played.
+    if passing and (not placements or passing[0].solved == core.WIN):
+        return PASS
+    return core.best_action(placements) if placements else None
+
+
+def exact_details(exact):
+    """The details of a decision of the exact search (an `endgame.ExactMove`)."""
+    details = {"proven": exact.proven}
+    if exact.proven == PROVEN_LOSS:
+        details["best_try"] = True
+    if exact.margin is not None:
+        details["margin"] = exact.margin
+    return details
+
+
+def choose_move(position, budget_end, settings, solver_table=None):
+    """The Decision for `position`; every branch's move is legal.
+
+    `solver_table` is the exact search's transposition table to reuse (a long-lived caller such
+    as the GTP engine keeps one across moves); None starts an empty one.
+    """
+    placements = position.legal_placements()
+    if not placements:
+        return Decision(PASS, SOURCE_NO_PLACEMENT, {})
+    if endgame.winning_pass(position):
+        return Decision(PASS, SOURCE_WINNING_PASS,
+                        {"proven": PROVEN_WIN, "margin": endgame.mover_margin(position)})
+    if position.to_move == BLACK and not position.black | position.white:
+        # Proven: every other first move loses (rules.md).
+        return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
+    if settings.book.entries:
+        move = opening_book.lookup(position, settings.book.entries)
+        if move in placements:  # a book pass is never played: winning_pass decided above
+            return Decision(move, SOURCE_BOOK, {})
+    if settings.use_solver:
+        # The solver's share never eats the floor MCTS needs if the solver gives up.
+        left = budget_end - tree_cpu_seconds()
+        solver_cpu = min(SOLVER_SHARE * left, left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU)
+        deadline = time.process_time() + max(solver_cpu, 0.0)
+        exact = endgame.choose_endgame_move(position, deadline, solver_table)
+        if exact is not None:
+            return Decision(exact.move, SOURCE_EXACT, exact_details(exact))
+    move, details = search_move(position, budget_end, settings)
+    return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
+
+
+def safe_move(position):
+    """A legal move without search: the biggest capture, ties to the point nearest the centre
+    (Black's only winning first move), else PASS. Black at ply 1 always gets a placement."""
+    placements = position.legal_placements()
+    if not placements:
+        return PASS
+
+    def preference(point):
+        row, col = go_board.to_coord(point)
+        return position.captures_by(point), -abs(row - CENTRE) - abs(col - CENTRE)
+    return max(placements, key=preference)
+
+
+def decide(position, budget_end, settings, solver_table=None):
+    """`choose_move`, guarded: whatever goes wrong, the Decision's move is legal."""
+    try:
+        decision = choose_move(position, budget_end, settings, solver_table)
+    except Exception as error:  # the move must be written whatever went wrong in search
+        log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
+        return Decision(safe_move(position), SOURCE_FALLBACK,
+                        {"error": "{}: {}".format(type(error).__name__, error)})
+    move = decision.move
+    black_opening_pass = move == PASS and position.ply == 1 and position.to_move == BLACK
+    if black_opening_pass or not position.is_legal(move):
+        return Decision(safe_move(position), SOURCE_FALLBACK,
+                        {"refused": go_board.move_to_text(move), "from": decision.source})
+    return decision
+
+
+def decision_record(decision, position, cpu, budget):
+    """The decision as one JSON object: what the agent logs and the GTP engine remembers."""
+    return {LOG_AGENT_KEY: PLAYER_NAME, "ply": position.ply,
+            "colour": go_board.COLOUR_NAMES[position.to_move],
+            "move": go_board.move_to_text(decision.move), "source": decision.source,
+            "details": decision.details, "cpu": round(cpu, 3), "budget": round(budget, 3)}
+
+
+def log_decision(record):
+    sys.stderr.write(json.dumps(record, sort_keys=True) + "\n")
+
+
+def read_decisions(text):
+    """Every decision record logged in `text` (an agent's stderr), in order."""
+    records = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and record.get(LOG_AGENT_KEY) == PLAYER_NAME:
+            records.append(record)
+    return records
+
