@@ -5,7 +5,7 @@ Reading guide: `main` is the whole pipeline, in the order it runs:
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
 3. `choose_move`: no legal placement -> PASS; the opponent passed and we lead -> PASS;
    Black on the empty board -> the centre (a proven result); a position of the opening book
-   (`opening_book.lookup`: every position of plies 1-6, and the proven wins past them)
+   (`opening_book.Book.lookup`: every position of plies 1-6, and the proven wins past them)
    -> its answer; few plies left -> exact search (`endgame`); otherwise, or when
    those give nothing in time, root-parallel MCTS (`mcts.parallel`) on the CPU budget from
    `move_budget`;
@@ -34,7 +34,7 @@ import endgame
 import go_board
 import opening_book
 import step_storage
-from go_board import BLACK, MAX_PLY, PASS
+from go_board import BLACK, MAX_PLY, PASS, WHITE
 from mcts import core
 from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
 from mcts.parallel import MAX_WORKERS, root_parallel_search, usable_cores
@@ -159,7 +159,7 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
-    free_plies = settings.book.answered_plies
+    free_plies = settings.book.answered_plies(BLACK if ply % 2 else WHITE)
     for our_ply in our_plies:
         if our_ply <= free_plies:
             continue
@@ -241,10 +241,10 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": "win"})
-    if settings.book.entries:
-        move = opening_book.lookup(position, settings.book.entries)
-        if move in placements:  # a book pass is never played: winning_pass decided above
-            return Decision(move, SOURCE_BOOK, {})
+    move = settings.book.lookup(position)
+    # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
+    if move == PASS or move in placements:
+        return Decision(move, SOURCE_BOOK, {})
     if settings.use_solver:
         # The solver's share never eats the floor MCTS needs if the solver gives up.
         left = budget_end - tree_cpu_seconds()

@@ -6,7 +6,6 @@ their results can be compared exactly; the real job is tested on its own with ti
 """
 
 import concurrent.futures
-import json
 import os
 import signal
 import subprocess
@@ -36,7 +35,7 @@ def closest_to_centre_job(line, solver_cpu, search_cpu, workers, seed):
         move = my_player.safe_move(position)
     return {build_book.PLY: position.ply, build_book.LINE: list(line),
             build_book.SOURCE: source, build_book.SOLVER_CPU: solver_cpu,
-            opening_book.MOVE: go_board.move_to_text(move), build_book.CPU_USED: 1.0}
+            build_book.MOVE: go_board.move_to_text(move), build_book.CPU_USED: 1.0}
 
 
 class InlineExecutor(object):
@@ -58,7 +57,7 @@ class InlineExecutor(object):
 
 
 def build_args(tmp_path, max_ply, *options):
-    return build_book.parse_args(["--max-ply", str(max_ply), "--out", str(tmp_path / "book.json"),
+    return build_book.parse_args(["--max-ply", str(max_ply), "--out", str(tmp_path / "book.txt"),
                                   "--jobs", "2"] + list(options))
 
 
@@ -79,8 +78,8 @@ def test_ply_4_holds_every_black_reply_to_our_answer_folded(tmp_path):
     # After B(2,2) W(2,1) the up-down mirror fixes both stones: Black's 23 placements fold into
     # 3 on row 2 and 10 mirrored pairs, plus Black's pass: 14 positions for White at ply 4.
     after_centre = Position().play(CENTRE)
-    key, answer = opening_book.entry(after_centre, from_coord(2, 1))
-    book = {key: {opening_book.MOVE: answer}}
+    key, entry = build_book.in_key_frame(after_centre, ["2,2"], {build_book.MOVE: "2,1"})
+    book = {key: entry}
     by_ply = build_book.reachable(book, 4)
     assert len(by_ply[4]) == 14
     for line, position in by_ply[4].values():
@@ -102,10 +101,9 @@ def test_an_interrupted_build_resumes_to_the_same_book(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_build(args, InlineExecutor(stop_after=20))
     # The file is a valid, partial book at the moment of the interrupt.
-    with open(args.out) as handle:
-        partial = json.load(handle)
-    assert 0 < len(partial["positions"]) < len(whole)
-    assert opening_book.lookup(Position(), opening_book.read(args.out).entries) == CENTRE
+    partial = build_book.read_provenance(args.out)
+    assert 0 < len(partial["positions"]) == len(opening_book.read(args.out)) < len(whole)
+    assert opening_book.read(args.out).lookup(Position()) == CENTRE
     resumed_executor = InlineExecutor()
     resumed = run_build(args, resumed_executor)
     assert resumed == whole
@@ -119,9 +117,9 @@ def test_the_book_file_says_how_far_it_is_complete(tmp_path):
         run_build(args, InlineExecutor(stop_after=7))
     # Known answers (ply 1, four at ply 3) need no job; 6 jobs at ply 2, 2 at ply 3: seven
     # jobs complete ply 2 only.
-    assert opening_book.read(args.out).answered_plies == 2
-    with open(args.out) as handle:
-        built_with = json.load(handle)["built_with"]
+    book = opening_book.read(args.out)
+    assert (book.answered_plies(BLACK), book.answered_plies(WHITE)) == (2, 2)
+    built_with = build_book.read_provenance(args.out)["built_with"]
     assert built_with["coverage"]["2"] == [6, 6] and built_with["target_ply"] == 4
 
 
@@ -129,19 +127,21 @@ def test_answers_are_stored_in_the_frame_of_their_key(tmp_path):
     book = run_build(build_args(tmp_path, 3), InlineExecutor())
     for key, entry in book.items():
         position = build_book.position_after(entry[build_book.LINE])
-        assert opening_book.position_key(position) == key
-        assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+        assert build_book.book_key(position) == key
+        # In the key's own frame, the one its smallest image is (symmetry 0).
+        assert opening_book.position_key(position) == (int(key), 0)
+        assert position.is_legal(opening_book.parse_answer(entry[build_book.MOVE]))
 
 
 def test_the_known_results_are_answered_without_search():
     assert build_book.answer_job([], 5.0, 5.0, 1, 1) == {
         build_book.PLY: 1, build_book.LINE: [], build_book.SOLVER_CPU: 0.0,
         build_book.SOURCE: build_book.KNOWN, build_book.MARGIN: None,
-        opening_book.MOVE: "2,2", build_book.CPU_USED: 0.0}
+        build_book.MOVE: "2,2", build_book.CPU_USED: 0.0}
     entry = build_book.answer_job(["2,2", "4,4"], 5.0, 5.0, 1, 1)
     # rules.md: after W(0,0), (2,3) or (3,2); W(4,4) is its mirror image.
     assert entry[build_book.SOURCE] == build_book.KNOWN
-    assert entry[opening_book.MOVE] in ("2,1", "1,2")
+    assert entry[build_book.MOVE] in ("2,1", "1,2")
 
 
 def test_a_searched_answer_records_its_search():
@@ -152,7 +152,7 @@ def test_a_searched_answer_records_its_search():
     assert search["simulations"] > 0 and 0 < search["visit_share"] <= 1
     assert 0 <= search["value"] <= 1
     position = build_book.position_after(["2,2", "0,2"])
-    assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+    assert position.is_legal(opening_book.parse_answer(entry[build_book.MOVE]))
 
 
 # Ply 21, Black to move: Black has 13 stones and White 7 on a settled board; any sensible move
@@ -196,8 +196,7 @@ def tiny_build_command(out, *options):
 
 
 def read_positions(path):
-    with open(str(path)) as handle:
-        return json.load(handle)["positions"]
+    return build_book.read_provenance(str(path))["positions"]
 
 
 def check_complete_through_ply_3(path):
@@ -205,13 +204,13 @@ def check_complete_through_ply_3(path):
     assert len(positions) == 13
     for entry in positions.values():
         position = build_book.position_after(entry[build_book.LINE])
-        assert position.is_legal(opening_book.parse_answer(entry[opening_book.MOVE]))
+        assert position.is_legal(opening_book.parse_answer(entry[build_book.MOVE]))
 
 
 @pytest.mark.slow
 def test_a_killed_build_resumes_and_keeps_its_answers(tmp_path):
     # The real jobs, in local processes: SIGTERM mid-build, then the same command again.
-    out = tmp_path / "book.json"
+    out = tmp_path / "book.txt"
     build = subprocess.Popen(tiny_build_command(out, "--jobs", "2"), stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
     for line in build.stdout:
@@ -236,7 +235,7 @@ def test_a_killed_build_resumes_and_keeps_its_answers(tmp_path):
 def test_a_tiny_build_on_a_local_ray_instance(tmp_path):
     # `make test-ray`: needs Ray (`make install-cluster`).
     pytest.importorskip("ray")
-    out = tmp_path / "book.json"
+    out = tmp_path / "book.txt"
     result = subprocess.run(tiny_build_command(out, "--ray", "local"), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, timeout=600)
     assert result.returncode == 0, result.stdout

@@ -26,6 +26,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 import course_io  # noqa: E402
+import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import step_storage  # noqa: E402
@@ -393,24 +394,66 @@ def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
 AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
 
 
-@pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
-def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
-    monkeypatch.setattr(my_player.opening_book, "lookup", lambda position, entries: answer)
+class FixedBook(object):
+    """A stand-in for opening_book.Book: the same answer everywhere, free through the given
+    plies ({colour: ply})."""
+
+    def __init__(self, answer, answered=None):
+        self.answer = answer
+        self.answered = answered or {}
+
+    def lookup(self, position):
+        return self.answer
+
+    def answered_plies(self, colour):
+        return self.answered.get(colour, 0)
+
+
+def settings_with_book(book):
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+    settings.book = book
+    return settings
+
+
+def test_a_book_answer_that_is_not_a_legal_move_is_not_played():
+    # Book.lookup gives legal moves only; the agent checks again before playing.
+    settings = settings_with_book(FixedBook(from_coord(2, 2)))  # occupied
     decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
                                      settings)
     assert decision.source != my_player.SOURCE_BOOK
     assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
 
 
-def test_a_legal_book_answer_is_played(monkeypatch):
-    # The contrast for the test above.
-    monkeypatch.setattr(my_player.opening_book, "lookup",
-                        lambda position, entries: from_coord(1, 1))
-    settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
+@pytest.mark.parametrize("answer", [from_coord(1, 1), PASS], ids=["placement", "PASS"])
+def test_a_legal_book_answer_is_played_a_pass_too(answer):
+    # The contrast for the test above. A book pass is a proven win (the book holds the winning
+    # side's strategy), played even where the pass rule would not pass.
+    assert not endgame.winning_pass(AFTER_BLACK_CENTRE)
     decision = my_player.choose_move(AFTER_BLACK_CENTRE, my_player.tree_cpu_seconds() + 0.3,
-                                     settings)
-    assert (decision.move, decision.source) == (from_coord(1, 1), my_player.SOURCE_BOOK)
+                                     settings_with_book(FixedBook(answer)))
+    assert (decision.move, decision.source) == (answer, my_player.SOURCE_BOOK)
+
+
+def test_black_never_passes_first_whatever_the_book_says():
+    decision = my_player.choose_move(Position(), my_player.tree_cpu_seconds() + 0.3,
+                                     settings_with_book(FixedBook(PASS)))
+    assert (decision.move, decision.source) == (from_coord(2, 2), my_player.SOURCE_CENTRE_RULE)
+
+
+def test_book_moves_are_free_through_the_plies_the_book_answers_for_the_mover():
+    # Black's moves through ply 9 are free, White's none: with 50 s left, Black at ply 9 shares
+    # them among its 7 later moves (plies 11-23, the last 7 weighing half with the solver on),
+    # White at ply 10 among its 8 (plies 10-24).
+    settings = settings_with_book(FixedBook(None, {BLACK: 9, WHITE: 0}))
+    settings.move_cpu, settings.game_cpu = 100.0, 50.0
+    weight = my_player.SOLVER_MOVE_WEIGHT
+    solver_plies = [ply for ply in range(1, go_board.MAX_PLY + 1)
+                    if go_board.plies_left(ply) <= endgame.EXACT_PLIES_LEFT]
+
+    def weights(plies):
+        return sum(weight if ply in solver_plies else 1.0 for ply in plies)
+    assert my_player.move_budget(9, 0.0, settings) == pytest.approx(50.0 / weights(range(11, 24, 2)))
+    assert my_player.move_budget(10, 0.0, settings) == pytest.approx(50.0 / weights(range(10, 25, 2)))
 
 
 # Past ply 6 the book holds proven wins (tools/prove_lines.py): Black's at plies 7 and 9,
@@ -418,8 +461,9 @@ def test_a_legal_book_answer_is_played(monkeypatch):
 @pytest.mark.parametrize("ply", [7, 8])
 def test_a_proven_line_past_the_opening_is_played_from_the_book(ply):
     settings = my_player.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": SEED})
-    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == ply)
-    entry = settings.book.entries[late[0]]
+    with open(my_player.opening_book.provenance_path(my_player.opening_book.BOOK_PATH)) as handle:
+        entries = json.load(handle)["positions"]
+    entry = entries[min(key for key, entry in entries.items() if entry["ply"] == ply)]
     position = Position()
     for text in entry["line"]:
         position = position.play(my_player.opening_book.parse_answer(text))
@@ -428,19 +472,19 @@ def test_a_proven_line_past_the_opening_is_played_from_the_book(ply):
     assert go_board.move_to_text(decision.move) == entry["move"]
 
 
-def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
-    # The time manager (answered plies) and the move choice (the entry) share one parse.
+def test_a_book_move_reads_the_book_header_once(tmp_path, monkeypatch):
+    # The time manager (answered plies) and the move choice (the lookup) share one opened book.
     reads = []
-    real_read = my_player.opening_book._read
-    monkeypatch.setattr(my_player.opening_book, "_read",
-                        lambda path: reads.append(path) or real_read(path))
+    real_read = my_player.opening_book.read
+    monkeypatch.setattr(my_player.opening_book, "read",
+                        lambda *path: reads.append(path) or real_read(*path))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(
         format_input(WHITE, (0, 0), (AFTER_BLACK_CENTRE.black, 0)).encode("ascii"))
     assert my_player.main(str(tmp_path)) == 0
-    assert reads == [my_player.opening_book.BOOK_PATH]
-    answer = my_player.opening_book.lookup(AFTER_BLACK_CENTRE)
+    assert reads == [()]
+    answer = real_read().lookup(AFTER_BLACK_CENTRE)
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
 
 

@@ -7,7 +7,6 @@ separate proof of the position it leads to.
 
 import argparse
 import concurrent.futures
-import json
 import os
 import sys
 
@@ -54,7 +53,7 @@ def test_a_won_position_gets_a_proven_winning_move_and_the_likely_replies_to_it(
     [line] = lines_at(FROM_PLY, 1, True)
     entry, next_lines = prove_lines.prove_job(line, None, CAP, 3, RANK_SIMULATIONS, True, SEED)
     position = build_book.position_after(line)
-    move = opening_book.parse_answer(entry[opening_book.MOVE])
+    move = opening_book.parse_answer(entry[build_book.MOVE])
     assert (entry[build_book.PLY], entry[build_book.LINE]) == (FROM_PLY, line)
     assert entry[build_book.SOURCE] == build_book.PROVEN_WIN
     after = position.play(move)
@@ -63,7 +62,7 @@ def test_a_won_position_gets_a_proven_winning_move_and_the_likely_replies_to_it(
     replies = [next_line[-1] for next_line in next_lines]
     assert len(set(replies)) == 3
     for next_line in next_lines:
-        assert next_line[:-1] == line + [entry[opening_book.MOVE]]
+        assert next_line[:-1] == line + [entry[build_book.MOVE]]
         assert after.is_legal(opening_book.parse_answer(next_line[-1]))
 
 
@@ -107,12 +106,13 @@ def book_of(tmp_path, starts, ply):
     for line in starts:
         position = build_book.position_after(line)
         move = endgame.ExactSolver().winning_move(position)
-        key, answer = opening_book.entry(position, move)
-        positions[key] = {build_book.PLY: ply, build_book.LINE: line,
-                          opening_book.MOVE: answer, build_book.SOURCE: build_book.PROVEN_WIN}
-    book_path = tmp_path / "book.json"
-    book_path.write_text(json.dumps({"built_with": {"max_ply": 6}, "positions": positions}))
-    return str(book_path), positions
+        key, entry = build_book.in_key_frame(position, line, {
+            build_book.PLY: ply, build_book.LINE: line, build_book.MOVE: go_board.move_to_text(move),
+            build_book.SOURCE: build_book.PROVEN_WIN})
+        positions[key] = entry
+    book_path = str(tmp_path / "book.txt")
+    build_book.write_book(book_path, {"built_with": {"max_ply": 6}, "positions": positions})
+    return book_path, positions
 
 
 def extend_args(book_path, from_ply, replies, after=""):
@@ -129,8 +129,11 @@ def test_extend_stores_proven_wins_two_plies_past_the_start_under_canonical_keys
     counts = prove_lines.extend(extend_args(book_path, from_ply, 2), InlineExecutor(),
                                 log=logged.append)
     book = opening_book.read(book_path)
-    assert book.answered_plies == 6  # the plies answered in full are not the tool's to change
-    added = {key: entry for key, entry in book.entries.items() if key not in positions}
+    # The plies answered in full are not the tool's to change.
+    assert (book.answered_plies(go_board.BLACK), book.answered_plies(go_board.WHITE)) == (6, 6)
+    entries = build_book.read_provenance(book_path)["positions"]
+    assert len(book) == len(entries)
+    added = {key: entry for key, entry in entries.items() if key not in positions}
     # After a winning move every reply is still won for the mover, so all are proven.
     assert counts == {from_ply: [0, 2], from_ply + 2: [len(added), len(added)]}
     assert 2 <= len(added) <= 4 and len(logged) == len(added) + 2
@@ -138,25 +141,29 @@ def test_extend_stores_proven_wins_two_plies_past_the_start_under_canonical_keys
         position = build_book.position_after(entry[build_book.LINE])
         assert position.ply == entry[build_book.PLY] == from_ply + 2
         assert position.to_move == (go_board.BLACK if from_ply % 2 else go_board.WHITE)
-        assert opening_book.canonical(position)[0] == key
+        assert build_book.book_key(position) == key
         for symmetry in range(go_board.NUM_SYMMETRIES):
             image = position.transformed(symmetry)
-            assert not mover_wins(image.play(opening_book.lookup(image, book.entries)))
+            assert not mover_wins(image.play(book.lookup(image)))
 
 
 def test_extend_starts_only_from_the_lines_beginning_with_after(tmp_path):
     starts = lines_at(FROM_PLY + 1, 2, True)
     book_path, positions = book_of(tmp_path, starts, FROM_PLY + 1)
-    args = extend_args(book_path, FROM_PLY + 1, 1, after=starts[1][0])
+    # Lines are matched as the book stores them, in their key's frame.
+    stored = [positions[build_book.book_key(build_book.position_after(line))][build_book.LINE]
+              for line in starts]
+    assert stored[0][0] != stored[1][0]
+    args = extend_args(book_path, FROM_PLY + 1, 1, after=stored[1][0])
     counts = prove_lines.extend(args, InlineExecutor(), log=lambda message: None)
-    added = [entry for key, entry in opening_book.read(book_path).entries.items()
+    added = [entry for key, entry in build_book.read_provenance(book_path)["positions"].items()
              if key not in positions]
     assert counts == {FROM_PLY + 1: [0, 1], FROM_PLY + 3: [1, 1]}
     # The stored line is in its key's frame: it starts from an image of the chosen start.
     [entry] = added
-    start_key = opening_book.canonical(build_book.position_after(starts[1]))[0]
+    start_key = build_book.book_key(build_book.position_after(starts[1]))
     prefix = build_book.position_after(entry[build_book.LINE][:len(starts[1])])
-    assert opening_book.canonical(prefix)[0] == start_key
+    assert build_book.book_key(prefix) == start_key
 
 
 def test_each_side_has_its_defaults_and_an_option_given_wins():

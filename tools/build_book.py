@@ -1,4 +1,4 @@
-"""Build opening_book.json: an answer for every position our own book play reaches through ply 6.
+"""Build opening_book.txt: an answer for every position our own book play reaches through ply 6.
 
 Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--max-ply 6]
            [--solver-cpu PLY=SECONDS,...] [--search-cpu PLY=SECONDS,...] [--fresh] [--out FILE]
@@ -6,7 +6,7 @@ Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--max-ply 6]
 Start at `build`. The positions (`reachable`): Black's first move, and White's answer to each
 Black first move; then, for each position we answer, every opponent reply (passes included)
 after our answer, as long as the ply is within --max-ply. Positions are folded under the 8
-symmetries and transpositions (`opening_book.canonical`). Later positions follow from earlier
+symmetries and transpositions (`opening_book.position_key`). Later positions follow from earlier
 answers, so positions are answered lowest ply first, each as soon as the answer before it is
 known; a ply's size is printed as soon as it is final (every earlier ply answered).
 
@@ -18,9 +18,11 @@ taken); a proven loss goes to `answer_lost_position`; else the agent's own searc
 worker. Every entry records where its answer came from (see ENTRY FIELDS below).
 
 Jobs run through one executor: local processes (--jobs N, default 2) or a Ray cluster
-(--ray ADDRESS, `make install-cluster`). The book file is rewritten atomically after every
-answer, so it is valid at every moment and an interrupted build resumes where it stopped: run
-the same command again. Answers already in the file are kept (--fresh starts over). The
+(--ray ADDRESS, `make install-cluster`). The book (`opening_book.write`: the packed answers,
+and beside them the provenance sidecar, which holds every entry with the fields below and the
+build's settings) is rewritten atomically after every answer, so it is valid at every moment and
+an interrupted build resumes from the sidecar where it stopped: run the same command again.
+Answers already there are kept (--fresh starts over). The
 default budgets fit about 3 CPU hours (each ply's ceiling is printed before it starts); a user
 with a cluster raises them per ply (`--search-cpu 6=16`).
 """
@@ -38,7 +40,6 @@ import zlib
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-import course_io  # noqa: E402
 import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
@@ -49,6 +50,8 @@ from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
 
 CENTRE = from_coord(2, 2)
+# The plies every position of which the default build answers (--max-ply).
+BOOK_PLIES = 6
 # rules.md, "Known exact results": Black's winning third move after B(2,2) and W's reply (one
 # per symmetry class; rules.md's second move in a class is this one's mirror image).
 KNOWN_THIRD_MOVES = {(0, 0): (2, 3), (0, 1): (1, 2), (1, 1): (1, 2), (1, 2): (2, 1)}
@@ -65,7 +68,8 @@ DEFAULT_SEARCH_CPU = {2: 130.0, 3: 130.0, 4: 12.0, 5: 12.0, 6: 8.25}
 # generous because a build under `nice` may get a small share of a busy machine.
 WALL_PER_CPU = 50.0
 
-# ENTRY FIELDS, besides opening_book.MOVE (the answer, in the key's frame):
+# ENTRY FIELDS of the provenance sidecar, under the position's key (`book_key`):
+MOVE = "move"            # the answer in the key's frame, as text (`i,j` or PASS)
 PLY = "ply"
 LINE = "line"            # moves from the empty board to the position, in the key's frame
 SOURCE = "source"        # one of the sources below
@@ -98,12 +102,12 @@ def reachable(book, max_ply):
         line, position = frontier.pop()
         if position.ply > max_ply or position.is_over:
             continue
-        key = opening_book.canonical(position)[0]
+        key = book_key(position)
         level = by_ply.setdefault(position.ply, {})
         if key in level:
             continue
         level[key] = (line, position)
-        move = opening_book.lookup(position, book)
+        move = book_move(position, book)
         if move is None:
             continue
         after = position.play(move)
@@ -113,6 +117,21 @@ def reachable(book, max_ply):
         for reply in after.legal_moves():
             frontier.append((line + [go_board.move_to_text(reply)], after.play(reply)))
     return by_ply
+
+
+def book_key(position):
+    """The key of `position`'s entry: opening_book's key, as text (a JSON object's key)."""
+    return str(opening_book.position_key(position)[0])
+
+
+def book_move(position, book):
+    """The move the entries of `book` ({key: entry}) give `position`, in its frame, or None."""
+    entry = book.get(book_key(position))
+    if entry is None:
+        return None
+    symmetry = opening_book.position_key(position)[1]
+    return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][
+        opening_book.parse_answer(entry[MOVE])]
 
 
 def known_answer(position):
@@ -209,20 +228,19 @@ def answer_job(line, solver_cpu, search_cpu, workers, seed):
         if move is None:
             move, entry[SEARCH] = searched(position, search_cpu, workers, seed)
             entry.setdefault(SOURCE, SEARCHED)
-    entry[opening_book.MOVE] = go_board.move_to_text(move)
+    entry[MOVE] = go_board.move_to_text(move)
     entry[CPU_USED] = round(my_player.tree_cpu_seconds() - started, 2)
     return entry
 
 
 def in_key_frame(position, line, entry):
     """`(key, entry)` with the move and the line mapped into the canonical key's frame."""
-    key, symmetry = opening_book.canonical(position)
+    key, symmetry = opening_book.position_key(position)
     image = go_board.SYMMETRIC_POINT[symmetry]
     mapped = dict(entry)
     mapped[LINE] = [go_board.move_to_text(image[opening_book.parse_answer(text)]) for text in line]
-    mapped[opening_book.MOVE] = go_board.move_to_text(
-        image[opening_book.parse_answer(entry[opening_book.MOVE])])
-    return key, mapped
+    mapped[MOVE] = go_board.move_to_text(image[opening_book.parse_answer(entry[MOVE])])
+    return str(key), mapped
 
 
 def coverage(book, by_ply):
@@ -242,14 +260,28 @@ def complete_through(counts, max_ply):
 
 
 def write_book(path, content):
-    course_io.write_atomically(path, json.dumps(content, indent=0, sort_keys=True))
+    """The book at `path` from `content` ({"built_with": settings, "positions": entries}), which
+    goes to its provenance sidecar; both colours are answered through built_with's max_ply."""
+    answered = content["built_with"].get("max_ply", 0)
+    opening_book.write(
+        path, {int(key): opening_book.parse_answer(entry[MOVE])
+               for key, entry in content["positions"].items()},
+        {"answered_plies": {colour: answered for colour in opening_book.COLOURS},
+         "built_with": {"by": "tools/build_book.py, tools/prove_lines.py",
+                        "provenance": os.path.basename(opening_book.provenance_path(path))}},
+        provenance=content)
+
+
+def read_provenance(path):
+    """The sidecar's content of the book at `path`; raises IOError, OSError, ValueError."""
+    with open(opening_book.provenance_path(path)) as handle:
+        return json.load(handle)
 
 
 def read_existing(path):
-    """The answers of an earlier (possibly interrupted) build, else {}."""
+    """The answers of an earlier (possibly interrupted) build of the book at `path`, else {}."""
     try:
-        with open(path) as handle:
-            content = json.load(handle)
+        content = read_provenance(path)
     except (IOError, OSError, ValueError):
         return {}
     positions = content.get("positions") if isinstance(content, dict) else None
@@ -270,7 +302,7 @@ class Build(object):
         self.final_plies = set()
 
     def save(self, counts):
-        # `max_ply` is what opening_book.read gives as answered_plies: the plies answered in full.
+        # `max_ply` is the book's answered_plies (both colours): the plies answered in full.
         settings = {"target_ply": self.args.max_ply, "seed": self.args.seed,
                     "workers": self.args.workers,
                     "solver_cpu": self.args.solver_cpu, "search_cpu": self.args.search_cpu,
@@ -284,7 +316,7 @@ class Build(object):
         self.book[key] = entry
         self.cpu_spent += entry[CPU_USED]
         self.log("ply {} {} -> {} ({}, {:.1f} s CPU; {} answers, {:.0f} s CPU so far)".format(
-            entry[PLY], " ".join(entry[LINE]) or "(empty board)", entry[opening_book.MOVE],
+            entry[PLY], " ".join(entry[LINE]) or "(empty board)", entry[MOVE],
             entry[SOURCE], entry[CPU_USED], len(self.book), self.cpu_spent))
 
     def announce(self, counts, by_ply):
@@ -414,7 +446,7 @@ def log_line(message):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-ply", type=int, default=opening_book.BOOK_PLIES)
+    parser.add_argument("--max-ply", type=int, default=BOOK_PLIES)
     parser.add_argument("--solver-cpu", type=ply_budgets, default=DEFAULT_SOLVER_CPU,
                         help="exact solver CPU seconds per position, per ply (default: {})".format(
                             budgets_text(DEFAULT_SOLVER_CPU)))
@@ -456,8 +488,7 @@ def main(argv=None):
     book = run_jobs(args, lambda executor: build(args, executor, log=log_line), args.out)
     if book is None:
         return 130
-    with open(args.out) as handle:
-        content = json.load(handle)["built_with"]
+    content = read_provenance(args.out)["built_with"]
     print("{} positions in {}; coverage per ply (answered, total): {}; {:.0f} CPU seconds in "
           "the jobs (all runs), {:.0f} in this run's driver (enumeration, writing the file); "
           "{:.0f} s wall for this run".format(

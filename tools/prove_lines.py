@@ -2,7 +2,7 @@
 
 Usage: pypy3 tools/prove_lines.py [--side black|white] [--jobs 2 | --ray ADDRESS]
                  [--from-ply P] [--to-ply P] [--after MOVES] [--replies 3]
-                 [--rank-simulations 50000] [--cap SECONDS] [--book opening_book.json]
+                 [--rank-simulations 50000] [--cap SECONDS] [--book opening_book.txt]
 
 Start at `extend`. The opening book answers every position through ply 6; after it the side to
 move must often find the only winning move of twenty, which the middle-game search misses and
@@ -24,9 +24,9 @@ The lines:
   CPU seconds at most): a proven win is stored with its winning move (source "proven win") and
   expanded; a proven loss or a position out of time is not stored (the agent searches it in
   play) and not expanded.
-Entries are the book's (tools/build_book.py's fields), so `opening_book.lookup` finds them at
-any ply; the book's `built_with.max_ply` (the plies answered in full) is unchanged. The file is
-rewritten atomically after every answer and a run resumes: positions already proven are not
+Entries are the book's (tools/build_book.py's fields, in the book's provenance sidecar, from
+which the packed book is written again: `build_book.write_book`); the book's answered plies are
+unchanged. Both files are rewritten atomically after every answer and a run resumes: positions already proven are not
 solved again (their replies are ranked again, about a second each; a position not proven is
 tried again). Run under PyPy (the solver is pure Python, about 4x faster there): a Black ply-7
 position took 20 s at the median and 66 s at most, a ply-9 one 3.6 s at the median, a White
@@ -92,7 +92,7 @@ def prove_job(line, known_move, cap, replies, rank_simulations, expand, seed):
         if move is not None:
             entry = {build_book.PLY: position.ply, build_book.LINE: list(line),
                      build_book.SOURCE: build_book.PROVEN_WIN, build_book.MARGIN: None,
-                     build_book.SOLVER_CPU: cap, opening_book.MOVE: go_board.move_to_text(move)}
+                     build_book.SOLVER_CPU: cap, build_book.MOVE: go_board.move_to_text(move)}
     next_lines = []
     if move is not None and expand:
         after = position.play(move)
@@ -108,8 +108,7 @@ def prove_job(line, known_move, cap, replies, rank_simulations, expand, seed):
 def extend(args, executor, log=print):
     """Solve ply by ply (--from-ply, then every second ply to --to-ply); returns
     {ply: [proven won now, positions]}."""
-    with open(args.book) as handle:
-        content = json.load(handle)
+    content = build_book.read_provenance(args.book)
     book = content["positions"]
     after = args.after.split() if args.after else []
     lines = sorted(entry[build_book.LINE] for entry in book.values()
@@ -119,7 +118,7 @@ def extend(args, executor, log=print):
     for ply in range(args.from_ply, args.to_ply + 1, 2):
         unique = {}
         for line in lines:
-            unique.setdefault(opening_book.canonical(build_book.position_after(line))[0], line)
+            unique.setdefault(build_book.book_key(build_book.position_after(line)), line)
         expand = ply + 2 <= args.to_ply
         futures = {}
         next_lines = []
@@ -130,7 +129,7 @@ def extend(args, executor, log=print):
                                       known.get(build_book.SOURCE) == build_book.PROVEN_WIN):
                 if not expand:
                     continue
-                known_move = opening_book.lookup(build_book.position_after(line), book)
+                known_move = build_book.book_move(build_book.position_after(line), book)
                 known_move = go_board.move_to_text(known_move)
             futures[executor.submit(prove_job, line, known_move, args.cap, args.replies,
                                     args.rank_simulations, expand, RANK_SEED)] = (key, line)
@@ -145,7 +144,7 @@ def extend(args, executor, log=print):
                 proven += 1
                 build_book.write_book(args.book, content)
                 log("ply {} {} -> {} (proven win, {:.1f} s CPU)".format(
-                    ply, " ".join(line), entry[opening_book.MOVE], entry[build_book.CPU_USED]))
+                    ply, " ".join(line), entry[build_book.MOVE], entry[build_book.CPU_USED]))
             elif known_move is None:
                 log("ply {} {}: not proven won (lost or out of time)".format(ply, " ".join(line)))
         counts[ply] = [proven, len(unique)]
