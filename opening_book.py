@@ -62,11 +62,19 @@ COLOURS = (go_board.BLACK, go_board.WHITE)
 MAX_BOOK_BYTES = 8 * 1000 * 1000
 MAX_HEADER_BYTES = 4096
 MAX_REASON_CHARS = 200
-# base-3 value of one board row, from its 5-bit Black and White rows: ROW3[black << 5 | white].
-ROW3 = [sum(3 ** col * (1 if black >> col & 1 else 2 if white >> col & 1 else 0)
-            for col in range(SIZE))
-        for black in range(1 << SIZE) for white in range(1 << SIZE)]
 ROW_SHIFT = 3 ** SIZE
+
+
+def _spread3():
+    """[sum of 3**col over the set bits of `bits`, for every row's bits]: built by doubling, in
+    microseconds (the agent imports this module on every move)."""
+    table = [0]
+    for col in range(SIZE):
+        table += [value + 3 ** col for value in table]
+    return table
+
+
+SPREAD3 = _spread3()
 
 
 def ko_point(position):
@@ -86,9 +94,8 @@ def ko_point(position):
 def board3(black, white):
     """sum of 3**p * c(p): c = 0 empty, 1 Black, 2 White."""
     value = 0
-    for row in range(SIZE - 1, -1, -1):
-        shift = row * SIZE
-        value = value * ROW_SHIFT + ROW3[(black >> shift & 31) << SIZE | (white >> shift & 31)]
+    for shift in range((SIZE - 1) * SIZE, -1, -SIZE):
+        value = value * ROW_SHIFT + SPREAD3[black >> shift & 31] + 2 * SPREAD3[white >> shift & 31]
     return value
 
 
