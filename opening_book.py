@@ -216,7 +216,11 @@ class Book(object):
         width = RECORD_CHARS
         target = encode(code).encode("ascii")
         low, high = 0, self.records
-        with open(self.path, "rb", buffering=0) as handle:
+        handle, size = _open_regular(self.path)
+        with handle:
+            if size != self.start + self.records * width:
+                raise ValueError("the book changed since it was read")
+
             def at(index):
                 handle.seek(self.start + index * width)
                 text = handle.read(width)
@@ -241,22 +245,29 @@ def _complain(path, error):
         path, reason[:MAX_REASON_CHARS]))
 
 
+def _open_regular(path):
+    """`(unbuffered binary file, size)` of `path`; ValueError unless it is a regular file of at
+    most MAX_BOOK_BYTES. The open does not block (a FIFO without a writer would)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    handle = os.fdopen(descriptor, "rb", buffering=0)
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BOOK_BYTES:
+        handle.close()
+        raise ValueError("not a regular file of at most {} bytes".format(MAX_BOOK_BYTES))
+    return handle, status.st_size
+
+
 def _header(path):
     """`(header dict, its length in bytes, file size)`; raises on any fault."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise ValueError("not a regular file")
-        if status.st_size > MAX_BOOK_BYTES:
-            raise ValueError("larger than {} bytes".format(MAX_BOOK_BYTES))
-        line = handle.readline(MAX_HEADER_BYTES + 1)
-    if not line.endswith(b"\n"):
+    handle, size = _open_regular(path)
+    with handle:
+        line, newline, _ = handle.read(MAX_HEADER_BYTES + 1).partition(b"\n")
+    if not newline or len(line) >= MAX_HEADER_BYTES:
         raise ValueError("no header line of at most {} bytes".format(MAX_HEADER_BYTES))
     header = json.loads(line.decode("ascii"))
     if not isinstance(header, dict):
         raise ValueError("the header is not a JSON object")
-    return header, len(line), status.st_size
+    return header, len(line) + 1, size
 
 
 def _whole_number(header, name, low, high):

@@ -381,6 +381,9 @@ def test_a_book_spoilt_after_it_was_opened_costs_the_lookup_only(tmp_path, capsy
     os.unlink(path)
     assert book.lookup(Position()) is None
     assert_one_line_on_stderr(capsys)
+    os.mkfifo(path)  # no writer: a plain open would block
+    assert book.lookup(Position()) is None
+    assert_one_line_on_stderr(capsys)
 
 
 # ---- the committed book -------------------------------------------------------------------
