@@ -4,7 +4,7 @@ Reading guide: start at `decide` (`choose_move`, guarded so that the move is alw
 pipeline, in the order it runs:
 1. no legal placement -> PASS; the opponent passed and we lead -> PASS (`endgame.winning_pass`);
 2. Black on the empty board -> the centre (a proven result);
-3. a position of the opening book (`opening_book.lookup`: every position of plies 1-6, and the
+3. a position of the opening book (`opening_book.Book.lookup`: every position of plies 1-6, and the
    proven wins past them) -> its answer;
 4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
    in a proven loss);
@@ -37,7 +37,7 @@ import endgame
 import go_board
 import opening_book
 from endgame import PROVEN_LOSS, PROVEN_WIN
-from go_board import BLACK, MAX_PLY, PASS
+from go_board import BLACK, MAX_PLY, PASS, WHITE
 from mcts import core
 from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
 from mcts.parallel import MAX_WORKERS, root_parallel_search, usable_cores
@@ -173,7 +173,7 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
-    free_plies = settings.book.answered_plies
+    free_plies = settings.book.answered_plies(BLACK if ply % 2 else WHITE)
     for our_ply in our_plies:
         if our_ply <= free_plies:
             continue
@@ -253,10 +253,10 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
-    if settings.book.entries:
-        move = opening_book.lookup(position, settings.book.entries)
-        if move in placements:  # a book pass is never played: winning_pass decided above
-            return Decision(move, SOURCE_BOOK, {})
+    move = settings.book.lookup(position)
+    # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
+    if move == PASS or move in placements:
+        return Decision(move, SOURCE_BOOK, {})
     if settings.use_solver:
         # The solver's share never eats the floor MCTS needs if the solver gives up.
         left = budget_end - tree_cpu_seconds()

@@ -21,7 +21,7 @@ import os
 import time
 
 import go_board
-from go_board import BLACK, NUM_POINTS, PASS
+from go_board import BLACK, NUM_POINTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_PATH = os.path.join(HERE, "build", "liblittlego_solver.so")

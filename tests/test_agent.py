@@ -69,36 +69,67 @@ def test_the_knowledge_switch_is_off_only_at_0(value, knowledge):
 AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
 
 
-@pytest.mark.parametrize("answer", [PASS, from_coord(2, 2)], ids=["PASS", "occupied point"])
-def test_a_book_answer_that_is_not_a_legal_placement_is_not_played(monkeypatch, answer):
-    monkeypatch.setattr(agent.opening_book, "lookup", lambda position, entries: answer)
-    decision = decide_now(AFTER_BLACK_CENTRE)
+class FixedBook(object):
+    """A stand-in for opening_book.Book: the same answer everywhere, free through the given
+    plies ({colour: ply})."""
+
+    def __init__(self, answer, answered=None):
+        self.answer = answer
+        self.answered = answered or {}
+
+    def lookup(self, position):
+        return self.answer
+
+    def answered_plies(self, colour):
+        return self.answered.get(colour, 0)
+
+
+def settings_with_book(book):
+    settings = agent.Settings(ONE_WORKER)
+    settings.book = book
+    return settings
+
+
+def test_a_book_answer_that_is_not_a_legal_move_is_not_played():
+    # Book.lookup gives legal moves only; the agent checks again before playing.
+    settings = settings_with_book(FixedBook(from_coord(2, 2)))  # occupied
+    decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
+                                     settings)
     assert decision.source != agent.SOURCE_BOOK
     assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
 
 
-def test_a_legal_book_answer_is_played_and_claims_no_proof(monkeypatch):
-    # The contrast for the test above. `lookup` gives the move alone, whatever the entry's
-    # provenance, so the decision claims nothing about it.
-    monkeypatch.setattr(agent.opening_book, "lookup",
-                        lambda position, entries: from_coord(1, 1))
-    assert decide_now(AFTER_BLACK_CENTRE) == agent.Decision(
-        from_coord(1, 1), agent.SOURCE_BOOK, {})
+@pytest.mark.parametrize("answer", [from_coord(1, 1), PASS], ids=["placement", "PASS"])
+def test_a_legal_book_answer_is_played_a_pass_too(answer):
+    # The contrast for the test above. A book pass is a proven win (the book holds the winning
+    # side's strategy), played even where the pass rule would not pass.
+    assert not endgame.winning_pass(AFTER_BLACK_CENTRE)
+    decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
+                                     settings_with_book(FixedBook(answer)))
+    assert (decision.move, decision.source) == (answer, agent.SOURCE_BOOK)
 
 
-# Past ply 6 the book holds proven wins (tools/prove_lines.py): Black's at plies 7 and 9,
-# White's at plies 8 and 10; the agent plays them without searching.
-@pytest.mark.parametrize("ply", [7, 8])
-def test_a_proven_line_past_the_opening_is_played_from_the_book(ply):
-    settings = agent.Settings(ONE_WORKER)
-    late = sorted(key for key, entry in settings.book.entries.items() if entry["ply"] == ply)
-    entry = settings.book.entries[late[0]]
-    position = Position()
-    for text in entry["line"]:
-        position = position.play(go_board.move_from_text(text))
-    decision = agent.choose_move(position, agent.tree_cpu_seconds() + SEARCH_CPU, settings)
-    assert decision.source == agent.SOURCE_BOOK
-    assert go_board.move_to_text(decision.move) == entry["move"]
+def test_black_never_passes_first_whatever_the_book_says():
+    decision = agent.choose_move(Position(), agent.tree_cpu_seconds() + 0.3,
+                                     settings_with_book(FixedBook(PASS)))
+    assert (decision.move, decision.source) == (from_coord(2, 2), agent.SOURCE_CENTRE_RULE)
+
+
+def test_book_moves_are_free_through_the_plies_the_book_answers_for_the_mover():
+    # Black's moves through ply 9 are free, White's none: with 50 s left, Black at ply 9 shares
+    # them among its 7 later moves (plies 11-23, the last 7 weighing half with the solver on),
+    # White at ply 10 among its 8 (plies 10-24).
+    settings = settings_with_book(FixedBook(None, {BLACK: 9, WHITE: 0}))
+    settings.move_cpu, settings.game_cpu = 100.0, 50.0
+    weight = agent.SOLVER_MOVE_WEIGHT
+    solver_plies = [ply for ply in range(1, go_board.MAX_PLY + 1)
+                    if go_board.plies_left(ply) <= endgame.EXACT_PLIES_LEFT]
+
+    def weights(plies):
+        return sum(weight if ply in solver_plies else 1.0 for ply in plies)
+    assert agent.move_budget(9, 0.0, settings) == pytest.approx(50.0 / weights(range(11, 24, 2)))
+    assert agent.move_budget(10, 0.0, settings) == pytest.approx(50.0 / weights(range(10, 25, 2)))
+
 
 
 def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):

@@ -120,7 +120,7 @@ def test_genmove_plays_the_book_and_tells_its_decision():
         "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
         "source": agent.SOURCE_CENTRE_RULE}
     assert answers[2] == "? illegal move: it is White's turn"
-    book_answer = opening_book.lookup(go_board.Position().play(go_board.from_coord(2, 2)))
+    book_answer = opening_book.read().lookup(go_board.Position().play(go_board.from_coord(2, 2)))
     assert answers[3] == "= " + gtp_engine.vertex_text(book_answer)
     assert json.loads(answers[4][2:])["source"] == "book"
     assert answers[5:] == ["=", "= {}", ""]  # a played move has no decision of the agent

@@ -363,19 +363,19 @@ def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
 AFTER_BLACK_CENTRE = Position().play(from_coord(2, 2))
 
 
-def test_a_book_move_reads_the_book_file_once(tmp_path, monkeypatch):
-    # The time manager (answered plies) and the move choice (the entry) share one parse.
+def test_a_book_move_reads_the_book_header_once(tmp_path, monkeypatch):
+    # The time manager (answered plies) and the move choice (the lookup) share one opened book.
     reads = []
-    real_read = agent.opening_book._read
-    monkeypatch.setattr(agent.opening_book, "_read",
-                        lambda path: reads.append(path) or real_read(path))
+    real_read = agent.opening_book.read
+    monkeypatch.setattr(agent.opening_book, "read",
+                        lambda *path: reads.append(path) or real_read(*path))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(
         format_input(WHITE, (0, 0), (AFTER_BLACK_CENTRE.black, 0)).encode("ascii"))
     assert my_player.main(str(tmp_path)) == 0
-    assert reads == [agent.opening_book.BOOK_PATH]
-    answer = agent.opening_book.lookup(AFTER_BLACK_CENTRE)
+    assert reads == [()]
+    answer = real_read().lookup(AFTER_BLACK_CENTRE)
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
 
 

@@ -1,26 +1,33 @@
-"""The opening book: the centre first, the proven third moves of rules.md, legal answers only.
+"""The opening book: its packed format, and the committed book's answers.
 
-The book stores one canonical image per position and `lookup` maps the answer back through the
-board's 8 symmetries, so every claim is checked on every image. A book that cannot be read
-must cost nothing but the book: an empty book, never a crash.
+The format: keys of known ASCII boards computed by hand, the ko and pass states, the record
+codec, the move mapped back through all 8 symmetries, the binary search at both ends and
+between records, and every way a file can be unusable (an empty book, one line on stderr,
+never a crash). The committed book: the centre first, the proven third moves of rules.md,
+legal answers only, in every image; and a seeded sample checked against a brute-force reading
+of the file written here from the format's description alone.
 """
 
+import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 
 import pytest
 
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 import agent
 import course_io
-import endgame
 import go_board
 import opening_book
-from tools import build_book, make_submission
-from go_board import BLACK, NUM_SYMMETRIES, SYMMETRIC_POINT, WHITE, Position, from_coord
+from conftest import random_positions
+from tools import make_submission
+from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT,
+                      WHITE, Position, from_coord)
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CENTRE = from_coord(2, 2)
 # rules.md, "Known exact results": after B(2,2) and each White reply (up to symmetry), the
 # third moves proven to win for Black.
@@ -30,229 +37,132 @@ PROVEN_THIRD_MOVES = {
     (1, 1): [(1, 2), (2, 1)],
     (1, 2): [(2, 1), (2, 3)],
 }
-BOOK = opening_book.read().entries
-# The fields tools/build_book.py writes next to the move.
-LINE, PLY, SOURCE = build_book.LINE, build_book.PLY, build_book.SOURCE
-PROVEN_WIN, PROVEN_LOSS = build_book.PROVEN_WIN, build_book.PROVEN_LOSS
-position_after = build_book.position_after
+BOOK = opening_book.read()
+UNUSABLE = "opening_book: cannot use "
 
 
-def book_position(key):
-    """The Position a book entry stands for: its line played from the empty board."""
-    return position_after(BOOK[key][LINE])
+def position_after(line):
+    """The Position after a line of moves (go_board's move text) from the empty board."""
+    position = Position()
+    for text in line:
+        position = position.play(go_board.move_from_text(text))
+    return position
 
 
-def canonical_after(position, move):
-    return opening_book.canonical(position.play(move))[0]
+def held_positions(rng, count):
+    """`count` positions the committed book answers, met along seeded games in which the side
+    the book answers follows it and the other side plays uniformly at random."""
+    held = []
+    while len(held) < count:
+        position = Position()
+        while not position.is_over and len(held) < count:
+            answer = BOOK.lookup(position)
+            if answer is not None:
+                held.append(position)
+                position = position.play(answer)
+            else:
+                position = position.play(rng.choice(position.legal_moves()))
+    return held
 
 
-def test_the_book_file_is_readable_and_not_empty():
-    # Every other test here would pass vacuously on an empty book.
-    assert BOOK and isinstance(BOOK, dict)
+def key_after(position, move):
+    return opening_book.position_key(position.play(move))[0]
 
 
-def test_black_opens_at_the_centre():
-    # A pass here ends the game at once with White's win; every other opening is a proven loss.
-    assert opening_book.lookup(Position(), BOOK) == CENTRE
+def write_book(path, pairs, answered=None):
+    """A book at `path` answering each `(position, move)`; returns the path as text."""
+    answers = dict(opening_book.record(position, move) for position, move in pairs)
+    opening_book.write(str(path), answers, {"answered_plies": answered or {}, "built_with": {}})
+    return str(path)
 
 
-def third_move_cases():
-    for reply, answers in sorted(PROVEN_THIRD_MOVES.items()):
-        for symmetry in range(NUM_SYMMETRIES):
-            yield pytest.param(reply, answers, symmetry, id="W{}-sym{}".format(reply, symmetry))
-
-
-@pytest.mark.parametrize("reply, answers, symmetry", list(third_move_cases()))
-def test_the_third_move_is_a_proven_winner_in_every_image(reply, answers, symmetry):
-    # The centre is fixed by every symmetry, so each image is B(2,2) and White's reply moved.
-    white_point = SYMMETRIC_POINT[symmetry][from_coord(*reply)]
-    position = Position().play(CENTRE).play(white_point)
-    assert position.ply == 3 and position.to_move == BLACK
-    winners = sorted(go_board.to_coord(SYMMETRIC_POINT[symmetry][from_coord(*answer)])
-                     for answer in answers)
-    move = opening_book.lookup(position, BOOK)
-    assert move is not None, "no book answer after W{}".format(go_board.to_coord(white_point))
-    assert go_board.to_coord(move) in winners
-
-
-@pytest.mark.parametrize("key", sorted(BOOK))
-def test_every_book_answer_is_legal_and_consistent_in_every_image(key):
-    position = book_position(key)
-    answer = opening_book.lookup(position, BOOK)
-    assert position.is_legal(answer)
-    for symmetry in range(NUM_SYMMETRIES):
-        image = position.transformed(symmetry)
-        image_answer = opening_book.lookup(image, BOOK)
-        assert image.is_legal(image_answer)
-        # The image's answer is the same move seen through the symmetry (up to the position's
-        # own symmetries), so both lead to the same canonical position.
-        assert canonical_after(image, image_answer) == canonical_after(position, answer)
-
-
-@pytest.mark.parametrize("key", sorted(BOOK))
-def test_every_entry_is_stored_under_its_canonical_key(key):
-    # An entry under any other image's key could never be found by lookup; the line is
-    # written in the key's frame, so it reaches the key's own image.
-    position = book_position(key)
-    assert opening_book.position_key(position) == key
-    assert opening_book.canonical(position)[0] == key
-
-
-@pytest.mark.parametrize("key", sorted(BOOK))
-def test_past_the_book_plies_every_entry_is_a_proven_win_after_black_centre(key):
-    # tools/prove_lines.py's entries: the mover's proven wins after B(2,2), nothing searched.
-    position = book_position(key)
-    assert position.ply == BOOK[key][PLY]
-    if position.ply > opening_book.BOOK_PLIES:
-        assert BOOK[key][SOURCE] == PROVEN_WIN and after_black_centre(key)
-
-
-# The keys of tools/prove_lines.py's entries.
-PROVEN_LINES = [key for key in BOOK if BOOK[key][PLY] > opening_book.BOOK_PLIES]
-
-
-def proven_line_entries(count, colour):
-    """The `count` entries of `colour` past the book plies whose proofs took the least CPU."""
-    ours = [key for key in PROVEN_LINES if book_position(key).to_move == colour]
-    return sorted(ours, key=lambda key: (BOOK[key][build_book.CPU_USED], key))[:count]
-
-
-def test_the_book_holds_proven_lines_past_its_plies():
-    # What the test below samples from (the committed build proved hundreds).
-    assert len(PROVEN_LINES) >= 100
-    plies = {BOOK[key][PLY] for key in PROVEN_LINES}
-    # Black's plies and White's up to prove_lines.SIDES' last plies.
-    assert 7 in plies and plies <= {7, 8, 9, 10}
-
-
-@pytest.mark.parametrize("key", proven_line_entries(2, BLACK) + proven_line_entries(2, WHITE))
-def test_a_proven_line_answer_leaves_the_opponent_lost(key):
-    # Checked again by the solver here (the quickest proofs: Python 3.11 is slower than the
-    # PyPy the tool runs under), in an image other than the stored one.
-    position = book_position(key).transformed(5)
-    answer = opening_book.lookup(position, BOOK)
-    assert not endgame.ExactSolver().mover_wins(position.play(answer))
-
-
-def after_black_centre(key):
-    line = BOOK[key][LINE]
-    return bool(line) and line[0] == "2,2"
-
-
-@pytest.mark.parametrize("key", sorted(BOOK))
-def test_no_proof_in_the_book_contradicts_rules_md(key):
-    # After B(2,2) Black wins whatever White does; after any other first move White wins.
-    # White's proven lines past the book plies are the exception by design: they start where
-    # Black's reply left the win (tools/prove_lines.py), so the rule does not say who wins them.
-    position = book_position(key)
-    white_late = position.ply > opening_book.BOOK_PLIES and position.to_move == WHITE
-    if position.ply == 1 or white_late:
-        return
-    winner = BLACK if after_black_centre(key) else WHITE
-    source = BOOK[key][SOURCE]
-    if source == PROVEN_WIN:
-        assert position.to_move == winner
-    if source == PROVEN_LOSS:
-        assert position.to_move != winner
-
-
-def test_the_book_answers_every_position_through_the_ply_it_claims():
-    # Coverage by construction: every opponent reply to our own book moves, passes included,
-    # through answered_plies (the whole window once the build is complete).
-    claimed = opening_book.read().answered_plies
-    assert claimed >= 1
-    for level in build_book.reachable(BOOK, claimed).values():
-        for key, (line, position) in level.items():
-            assert key in BOOK, line
-            assert opening_book.lookup(position, BOOK) is not None, line
-
-
-MIDGAME = Position.from_text("""
-    . O X . .
-    O O X X .
-    . X X O .
-    . X O O .
-    . . . . .""", to_move=BLACK, ply=13)
-
-
-def test_a_position_the_book_does_not_hold_gives_none():
-    # Eleven stones cannot stand on the board by ply 6, so no book can hold this.
-    assert opening_book.lookup(MIDGAME, BOOK) is None
-    # And an entry for a different position does not answer this one.
-    other_key = opening_book.canonical(MIDGAME.play(from_coord(4, 4)))[0]
-    assert opening_book.lookup(MIDGAME, {other_key: {"move": "0,0"}}) is None
-
-
-def test_the_default_book_is_the_file_next_to_the_module():
-    assert opening_book.lookup(Position()) == CENTRE
-    assert opening_book.lookup(MIDGAME) is None
-
-
-CORRUPT_BOOKS = [
-    pytest.param(b"{\"positions\": {\"1:0:0:p\": {\"move\": \"2,2\"}", id="truncated"),
-    pytest.param(b"not json at all", id="not json"),
-    pytest.param(b"", id="empty file"),
-    pytest.param(b"\x89PNG\r\n\x1a\n\x00\xff\xfe", id="binary"),
-    pytest.param(b"[]", id="top level list"),
-    pytest.param(b"\"positions\"", id="top level string"),
-    pytest.param(b"{\"built_with\": {}}", id="no positions"),
-    # A well-formed file whose positions are not a mapping (fixed in 280f83f: it used to
-    # crash lookup, or with null make lookup fall back to the default book).
-    pytest.param(b"{\"positions\": []}", id="positions a list"),
-    pytest.param(b"{\"positions\": null}", id="positions null"),
-    pytest.param(b"{\"positions\": \"2,2\"}", id="positions a string"),
-]
-
-
-FIFO = "fifo"
-
-
-def test_a_missing_book_file_is_an_empty_book(tmp_path):
-    book = opening_book.read(str(tmp_path / "no_such_book.json"))
-    assert book == opening_book.NO_BOOK
-    assert opening_book.lookup(Position(), book.entries) is None
-
-
-@pytest.mark.parametrize("content", CORRUPT_BOOKS)
-def test_a_corrupt_book_file_is_an_empty_book(tmp_path, content):
-    path = tmp_path / "opening_book.json"
-    path.write_bytes(content)
-    book = opening_book.read(str(path))
-    assert book == opening_book.NO_BOOK
-    assert opening_book.lookup(Position(), book.entries) is None
-
-
-@pytest.mark.parametrize("content", [
-    pytest.param(b"[" * 100000 + b"]" * 100000, id="nested 100,000 deep"),
-    pytest.param(b"{\"positions\": {}}" + b" " * opening_book.MAX_BOOK_BYTES, id="too large"),
-    pytest.param(FIFO, id="a FIFO"),
-    pytest.param(None, id="missing"),
-])
-def test_an_unreadable_book_file_is_an_empty_book_and_one_line_on_stderr(tmp_path, capsys,
-                                                                          content):
-    path = tmp_path / "opening_book.json"
-    if content == FIFO:
-        os.mkfifo(str(path))
-    elif content is not None:
-        path.write_bytes(content)
-    assert opening_book.read(str(path)) == opening_book.NO_BOOK
+def assert_one_line_on_stderr(capsys):
     logged = capsys.readouterr().err
-    assert logged.count("\n") == 1 and logged.startswith("opening_book: cannot use "), logged
+    assert logged.count("\n") == 1 and logged.startswith(UNUSABLE), logged
 
 
-EMPTY_BOARD_KEY = "1:0:0:p"
+# ---- keys -------------------------------------------------------------------------------------
+
+# Black (0,0), White (0,1), Black to move at ply 3 after White's move: board3 = 1 + 2 * 3 = 7,
+# the smallest image (only the diagonal mirror keeps (0,0), and it moves (0,1) to point 5).
+CORNER_PAIR = Position.from_text("""
+    X O . . .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .""", to_move=BLACK, ply=3, previous="""
+    X . . . .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .""")
+# The same shape in the opposite corner: its image under the half turn is CORNER_PAIR.
+OTHER_CORNER_PAIR = Position.from_text("""
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . O X""", to_move=BLACK, ply=3, previous="""
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . .
+    . . . . X""")
+CORNER_PAIR_KEY = (7 * 24 + (3 - 1)) * 27 + 0
 
 
-def test_the_empty_board_key_is_black_to_move_with_a_game_ending_pass():
-    assert opening_book.canonical(Position()) == (EMPTY_BOARD_KEY, 0)
-    assert opening_book.lookup(Position(), {EMPTY_BOARD_KEY: {"move": "2,2"}}) == CENTRE
+def test_the_key_of_a_known_board_is_computed_by_hand():
+    assert opening_book.position_key(CORNER_PAIR) == (CORNER_PAIR_KEY, 0)
 
 
-@pytest.mark.parametrize("entry", [{"move": "9,9"}, {"move": "-1,0"}, {"move": "2,2,1"},
-                                   {"move": "x"}, {"move": 22}, {}, "2,2", ["2,2"], None])
-def test_a_malformed_entry_is_treated_as_absent(entry):
-    # One bad line in the book file must cost that entry, not the move.
-    assert opening_book.lookup(Position(), {EMPTY_BOARD_KEY: entry}) is None
+def test_symmetric_positions_share_a_key_and_each_names_its_own_symmetry():
+    [half_turn] = [symmetry for symmetry in range(NUM_SYMMETRIES)
+                   if SYMMETRIC_POINT[symmetry][24] == 0 and SYMMETRIC_POINT[symmetry][23] == 1]
+    assert opening_book.position_key(OTHER_CORNER_PAIR) == (CORNER_PAIR_KEY, half_turn)
+    for symmetry in range(NUM_SYMMETRIES):
+        assert opening_book.position_key(CORNER_PAIR.transformed(symmetry))[0] == CORNER_PAIR_KEY
+
+
+def test_the_empty_board_key_is_ply_one_with_a_game_ending_pass():
+    # board3 0, ply 1, state 1: a pass at ply 1 ends the game.
+    assert opening_book.position_key(Position()) == (1, 0)
+    # As a record: 1 * 26 + 12 (the centre) = 38, the digit "a".
+    assert opening_book.encode(1 * opening_book.MOVES + CENTRE) == "--------a"
+
+
+def test_an_opponent_pass_is_part_of_the_key():
+    # After White's pass Black's pass would end the game: a different future, a different key.
+    played = position_after(["2,2", "2,1"])
+    passed = position_after(["2,2", "PASS"])
+    assert opening_book.position_key(passed)[0] % opening_book.STATES == \
+        opening_book.STATE_PASS_ENDS_GAME
+    assert opening_book.position_key(played)[0] % opening_book.STATES == opening_book.STATE_NORMAL
+
+
+def ko_position():
+    """Black (0,1),(1,0),(2,1) and White (0,2),(1,3),(2,2) around (1,1) and (1,2); White plays
+    into (1,1), Black takes it from (1,2): White may not retake at once."""
+    position = Position()
+    for black, white in [((0, 1), (0, 2)), ((1, 0), (1, 3)), ((2, 1), (2, 2)), ((4, 4), (1, 1))]:
+        position = position.play(from_coord(*black)).play(from_coord(*white))
+    return position.play(from_coord(1, 2))
+
+
+def test_a_ko_ban_is_part_of_the_key_in_the_images_frame():
+    taken = ko_position()
+    assert not taken.is_legal(from_coord(1, 1))
+    assert opening_book.ko_point(taken) == from_coord(1, 1)
+    for symmetry in range(NUM_SYMMETRIES):
+        image = taken.transformed(symmetry)
+        key, image_symmetry = opening_book.position_key(image)
+        banned = SYMMETRIC_POINT[image_symmetry][SYMMETRIC_POINT[symmetry][from_coord(1, 1)]]
+        assert key % opening_book.STATES == opening_book.STATE_KO_BAN + banned
+    # The same stones without the ban (White passed instead, then Black passed): no ko state.
+    same_stones = Position(taken.black, taken.white, WHITE, taken.ply, taken.black | 1, taken.white)
+    assert opening_book.ko_point(same_stones) is None
+    assert opening_book.position_key(same_stones)[0] % opening_book.STATES == 0
+    assert opening_book.position_key(same_stones)[0] // opening_book.STATES == \
+        opening_book.position_key(taken)[0] // opening_book.STATES
 
 
 def test_transpositions_share_a_key():
@@ -260,68 +170,328 @@ def test_transpositions_share_a_key():
     first = position_after(["2,2", "0,0", "2,3", "4,4"])
     second = position_after(["2,3", "4,4", "2,2", "0,0"])
     assert (first.prev_black, first.prev_white) != (second.prev_black, second.prev_white)
-    assert opening_book.canonical(first) == opening_book.canonical(second)
+    assert opening_book.position_key(first) == opening_book.position_key(second)
 
 
-def test_a_ko_ban_is_part_of_the_key():
-    # Black (0,1),(1,0),(2,1) and White (0,2),(1,3),(2,2) around (1,1) and (1,2); White plays
-    # into (1,1), Black takes it from (1,2): White may not retake at once.
-    position = Position()
-    for black, white in [((0, 1), (0, 2)), ((1, 0), (1, 3)), ((2, 1), (2, 2)), ((4, 4), (1, 1))]:
-        position = position.play(from_coord(*black)).play(from_coord(*white))
-    taken = position.play(from_coord(1, 2))
-    assert taken.white & (1 << from_coord(1, 1)) == 0
-    # White may not retake at (1,1) at once: simple ko.
-    assert not taken.is_legal(from_coord(1, 1))
-    assert opening_book.ko_point(taken) == from_coord(1, 1)
-    assert opening_book.position_key(taken).endswith(":k{}".format(from_coord(1, 1)))
-    # The same stones without the ban (White passed instead, then Black passed): no ko state.
-    same_stones = Position(taken.black, taken.white, WHITE, taken.ply, taken.black | 1, taken.white)
-    assert opening_book.ko_point(same_stones) is None
-    assert opening_book.position_key(same_stones).endswith(":")
+def test_the_ply_is_part_of_the_key():
+    later = Position(CORNER_PAIR.black, CORNER_PAIR.white, BLACK, 5, CORNER_PAIR.prev_black,
+                     CORNER_PAIR.prev_white)
+    assert opening_book.position_key(later)[0] == CORNER_PAIR_KEY + 2 * opening_book.STATES
 
 
-def test_an_opponent_pass_is_part_of_the_key():
-    # After White's pass Black's pass would end the game: a different future, a different key.
-    played = position_after(["2,2", "2,1"])
-    passed = position_after(["2,2", "PASS"])
-    assert opening_book.position_key(passed).endswith(":p")
-    assert opening_book.position_key(played).endswith(":")
+# ---- records ------------------------------------------------------------------------------
 
+def test_every_code_fits_nine_characters_that_sort_as_the_numbers_do():
+    assert opening_book.RECORD_CHARS == 9 and opening_book.CODE_LIMIT <= 64 ** 9
+    assert opening_book.CODE_LIMIT == 3 ** 25 * 24 * 27 * 26
+    rng = random.Random(5)
+    codes = [0, 1, opening_book.CODE_LIMIT - 1] + [rng.randrange(opening_book.CODE_LIMIT)
+                                                   for _ in range(2000)]
+    texts = [opening_book.encode(code) for code in codes]
+    assert all(len(text) == 9 for text in texts)
+    assert [opening_book.decode(text) for text in texts] == codes
+    assert sorted(texts) == [opening_book.encode(code) for code in sorted(codes)]
+    assert opening_book.encode(0) == "---------"
+    with pytest.raises(ValueError):
+        opening_book.encode(opening_book.CODE_LIMIT)
+    with pytest.raises(ValueError):
+        opening_book.decode("----!----")
+
+
+def test_the_move_is_mapped_back_under_each_of_the_8_symmetries(tmp_path):
+    move = from_coord(2, 3)
+    book = opening_book.read(write_book(tmp_path / "book.txt", [(CORNER_PAIR, move)]))
+    for symmetry in range(NUM_SYMMETRIES):
+        assert book.lookup(CORNER_PAIR.transformed(symmetry)) == SYMMETRIC_POINT[symmetry][move]
+
+
+# Black at (4,4) alone, White to move: two symmetries give the smallest key, Black at point 0
+# (the half turn and the anti-diagonal mirror), so any move not on the diagonal is stored in
+# one of two frames, and the reader must pick the writer's.
+LONE_CORNER = Position().play(from_coord(4, 4))
+
+
+def test_a_tie_between_symmetries_stores_and_reads_the_lowest_ones_frame(tmp_path):
+    tied = [symmetry for symmetry in range(NUM_SYMMETRIES)
+            if opening_book.image_key(LONE_CORNER, symmetry) ==
+            opening_book.position_key(LONE_CORNER)[0]]
+    assert len(tied) == 2 and opening_book.position_key(LONE_CORNER)[1] == tied[0] > 0
+    for move in LONE_CORNER.legal_moves():
+        book = opening_book.read(write_book(tmp_path / "book.txt", [(LONE_CORNER, move)]))
+        assert book.lookup(LONE_CORNER) == move
+
+
+def test_a_book_pass_is_read_back(tmp_path):
+    after_centre = Position().play(CENTRE)
+    book = opening_book.read(write_book(tmp_path / "book.txt", [(after_centre, PASS)]))
+    assert book.lookup(after_centre) == PASS
+
+
+def test_a_record_with_an_illegal_move_is_no_answer(tmp_path, capsys):
+    key, symmetry = opening_book.position_key(CORNER_PAIR)
+    occupied = SYMMETRIC_POINT[symmetry][from_coord(0, 1)]
+    path = str(tmp_path / "book.txt")
+    opening_book.write(path, {key: occupied}, {"answered_plies": {}, "built_with": {}})
+    assert opening_book.read(path).lookup(CORNER_PAIR) is None
+    assert capsys.readouterr().err == ""
+
+
+def test_the_binary_search_finds_the_first_and_last_records_and_nothing_between(tmp_path):
+    # 21 positions of distinct keys; the book holds every second one by key order, so the
+    # smallest and largest keys fall before the first record and after the last.
+    positions = {}
+    for position in random_positions(random.Random(9), 200, 0.1):
+        positions.setdefault(opening_book.position_key(position)[0], position)
+    ordered = [positions[key] for key in sorted(positions)][:21]
+    held = ordered[1::2]
+    book = opening_book.read(write_book(
+        tmp_path / "book.txt", [(position, position.legal_moves()[-2]) for position in held]))
+    assert len(book) == 10
+    for index, position in enumerate(ordered):
+        expected = position.legal_moves()[-2] if index % 2 else None
+        assert book.lookup(position) == expected, index
+
+
+def test_the_same_answers_give_the_same_bytes_and_the_provenance_sits_beside(tmp_path):
+    answers = {opening_book.position_key(position)[0]: index % opening_book.MOVES
+               for index, position in enumerate(random_positions(random.Random(3), 50, 0.1))}
+    header = {"answered_plies": {BLACK: 5, WHITE: 6}, "built_with": {"by": "a test"}}
+    first, second = str(tmp_path / "first.txt"), str(tmp_path / "second.txt")
+    opening_book.write(first, answers, header, provenance={"b": 1, "a": [2]})
+    opening_book.write(second, dict(sorted(answers.items(), reverse=True)), header,
+                       provenance={"a": [2], "b": 1})
+    with open(first, "rb") as one, open(second, "rb") as two:
+        assert one.read() == two.read()
+    with open(str(tmp_path / "first.provenance.json")) as handle:
+        assert handle.read() == json.dumps({"a": [2], "b": 1}, indent=0, sort_keys=True) + "\n"
+    with open(first) as handle:
+        header_line = handle.readline()
+    assert json.loads(header_line) == {
+        "answered_plies": {"1": 5, "2": 6}, "built_with": {"by": "a test"},
+        "format": "littlego-book", "record_chars": 9, "records": len(answers), "version": 2}
+    book = opening_book.read(first)
+    assert (book.answered_plies(BLACK), book.answered_plies(WHITE)) == (5, 6)
+    assert sorted(os.listdir(str(tmp_path))) == [
+        "first.provenance.json", "first.txt", "second.provenance.json", "second.txt"]
+
+
+def test_a_move_out_of_range_is_not_written(tmp_path):
+    with pytest.raises(ValueError):
+        opening_book.write(str(tmp_path / "book.txt"), {1: opening_book.MOVES},
+                           {"answered_plies": {}, "built_with": {}})
+    assert os.listdir(str(tmp_path)) == []
+
+
+# ---- unusable files -----------------------------------------------------------------------
+
+def valid_book(tmp_path):
+    return write_book(tmp_path / "book.txt", [(Position(), CENTRE), (CORNER_PAIR, from_coord(2, 3))],
+                      {BLACK: 1, WHITE: 0})
+
+
+def replace_header(path, change):
+    with open(path, "rb") as handle:
+        header, _, records = handle.read().partition(b"\n")
+    fields = json.loads(header.decode("ascii"))
+    change(fields)
+    with open(path, "wb") as handle:
+        handle.write(json.dumps(fields).encode("ascii") + b"\n" + records)
+
+
+def set_field(name, value):
+    return lambda path: replace_header(path, lambda fields: fields.__setitem__(name, value))
+
+
+def drop_field(name):
+    return lambda path: replace_header(path, lambda fields: fields.pop(name))
+
+
+def write_bytes(content):
+    def write(path):
+        with open(path, "wb") as handle:
+            handle.write(content)
+    return write
+
+
+def append_bytes(content):
+    def append(path):
+        with open(path, "ab") as handle:
+            handle.write(content)
+    return append
+
+
+def truncate_by(count):
+    return lambda path: os.truncate(path, os.path.getsize(path) - count)
+
+
+def oversized(path):
+    os.truncate(path, opening_book.MAX_BOOK_BYTES + 1)
+
+
+def fifo(path):
+    os.unlink(path)
+    os.mkfifo(path)
+
+
+def missing(path):
+    os.unlink(path)
+
+
+BREAKAGES = [
+    pytest.param(missing, id="missing"),
+    pytest.param(truncate_by(1), id="truncated by a byte"),
+    pytest.param(truncate_by(9), id="truncated by a record"),
+    pytest.param(append_bytes(b"---------"), id="a record more than the header says"),
+    pytest.param(set_field("records", 3), id="records over the file"),
+    pytest.param(set_field("records", True), id="records a boolean"),
+    pytest.param(set_field("records", -1), id="records negative"),
+    pytest.param(set_field("record_chars", 8), id="another record width"),
+    pytest.param(set_field("version", 1), id="another version"),
+    pytest.param(set_field("format", "a dictionary"), id="another format"),
+    pytest.param(drop_field("answered_plies"), id="no answered plies"),
+    pytest.param(set_field("answered_plies", {"1": 25, "2": 0}), id="answered plies past the game"),
+    pytest.param(set_field("answered_plies", {"1": "6", "2": 0}), id="answered plies as text"),
+    pytest.param(set_field("answered_plies", [6, 6]), id="answered plies a list"),
+    pytest.param(write_bytes(b"{\"format\": \"littlego-book\""), id="no header line"),
+    pytest.param(write_bytes(b"[" * 100000 + b"]" * 100000 + b"\n"), id="nested 100,000 deep"),
+    pytest.param(write_bytes(b"not json\n---------"), id="not JSON"),
+    pytest.param(write_bytes(b"[]\n"), id="header a list"),
+    pytest.param(write_bytes(b" " * opening_book.MAX_HEADER_BYTES + b"{}\n"), id="header too long"),
+    pytest.param(write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe"), id="binary"),
+    pytest.param(write_bytes(b""), id="empty file"),
+    pytest.param(write_bytes(b"{\"built_with\": {\"max_ply\": 6}, \"positions\": {\"1:0:0:p\": "
+                             b"{\"move\": \"2,2\"}}}"), id="the JSON book of version 1"),
+    pytest.param(oversized, id="over the size limit"),
+    pytest.param(fifo, id="a FIFO"),
+]
+
+
+@pytest.mark.parametrize("breakage", BREAKAGES)
+def test_an_unusable_book_file_is_an_empty_book_and_one_line_on_stderr(tmp_path, capsys,
+                                                                        breakage):
+    path = valid_book(tmp_path)
+    assert opening_book.read(path).lookup(Position()) == CENTRE  # usable before
+    breakage(path)
+    book = opening_book.read(path)
+    assert book is opening_book.NO_BOOK and len(book) == 0
+    assert_one_line_on_stderr(capsys)
+    assert book.lookup(Position()) is None
+    assert (book.answered_plies(BLACK), book.answered_plies(WHITE)) == (0, 0)
+
+
+def test_a_book_spoilt_after_it_was_opened_costs_the_lookup_only(tmp_path, capsys):
+    path = valid_book(tmp_path)
+    book = opening_book.read(path)
+    with open(path, "r+b") as handle:
+        handle.seek(-opening_book.RECORD_CHARS, os.SEEK_END)
+        handle.write(b"~" * opening_book.RECORD_CHARS)  # CORNER_PAIR's, the larger key
+    assert book.lookup(CORNER_PAIR) is None
+    assert_one_line_on_stderr(capsys)
+    truncate_by(opening_book.RECORD_CHARS)(path)
+    assert book.lookup(CORNER_PAIR) is None
+    assert_one_line_on_stderr(capsys)
+    os.unlink(path)
+    assert book.lookup(Position()) is None
+    assert_one_line_on_stderr(capsys)
+    os.mkfifo(path)  # no writer: a plain open would block
+    assert book.lookup(Position()) is None
+    assert_one_line_on_stderr(capsys)
+
+
+# ---- the committed file, read by brute force ----------------------------------------------
+
+ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+
+
+def brute_force_records(path):
+    """`(header, {key: stored move})` from the whole file, as the format describes it."""
+    with open(path, "rb") as handle:
+        header_line, _, body = handle.read().partition(b"\n")
+    header = json.loads(header_line.decode("ascii"))
+    width = header["record_chars"]
+    texts = [body[start:start + width].decode("ascii") for start in range(0, len(body), width)]
+    assert texts == sorted(set(texts)) and len(texts) == header["records"]
+    records = {}
+    for text in texts:
+        code = 0
+        for char in text:
+            code = code * 64 + ALPHABET.index(char)
+        key, move = divmod(code, 26)
+        assert key not in records
+        records[key] = move
+    return header, records
+
+
+def brute_force_key(position):
+    """`(key, symmetry)`, the smallest image with the lowest symmetry, point by point."""
+    best = None
+    for symmetry in range(NUM_SYMMETRIES):
+        image = position.transformed(symmetry)
+        board = sum(3 ** point * (1 if image.black >> point & 1 else 2 if image.white >> point & 1
+                                  else 0) for point in range(25))
+        banned = [point for point in range(25) if image.try_play(point) == go_board.KO]
+        state = 1 if image.pass_ends_game else 2 + banned[0] if banned else 0
+        key = (board * 24 + image.ply - 1) * 27 + state
+        if best is None or key < best[0]:
+            best = (key, symmetry)
+    return best
+
+
+def test_a_seeded_sample_of_lookups_matches_a_brute_force_reading_of_the_file():
+    header, records = brute_force_records(opening_book.BOOK_PATH)
+    assert header["records"] == len(BOOK) == len(records)
+    rng = random.Random(17)
+    held = [position.transformed(rng.randrange(NUM_SYMMETRIES))
+            for position in held_positions(rng, 150)]
+    others = random_positions(rng, 150, 0.2)
+    found = 0
+    for position in held + others:
+        key, symmetry = brute_force_key(position)
+        expected = None
+        if key in records:
+            move = SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][records[key]]
+            expected = move if position.is_legal(move) else None
+        assert BOOK.lookup(position) == expected
+        found += expected is not None
+    assert found >= len(held)
+
+
+# ---- the agent without a usable book ------------------------------------------------------
 
 # The files and folders of the modules the submission bundles.
 AGENT_SOURCES = sorted({module.rel_path.split("/")[0]
                         for module in make_submission.discover(REPO_ROOT)[0].values()})
 OPENING_INPUT = b"1\n" + b"\n".join([b"00000"] * 10)
-
-
 WHITE_FIRST_INPUT = b"2\n" + b"\n".join([b"00000"] * 7 + [b"00100"] + [b"00000"] * 2)
-UNUSABLE_BOOKS = [
-    pytest.param(None, id="missing"),
-    pytest.param(b"{\"positions\": {\"1:0:0:0", id="truncated"),
-    pytest.param(b"[" * 100000 + b"]" * 100000, id="nested 100,000 deep"),
-    pytest.param(b"{\"positions\": {\"2:4096:0:0:0\": " + b"[" * 100000 + b"]" * 100000 + b"}}",
-                 id="an answer nested 100,000 deep"),
-    pytest.param(b"{\"built_with\": {\"max_ply\": 1e400}, \"positions\": {\"2:4096:0:0:0\": "
-                 b"\"1e400,NaN\"}}", id="1e400 and NaN"),
-    pytest.param(b"{\"built_with\": {\"max_ply\": Infinity}, \"positions\": {\"2:4096:0:0:0\": "
-                 b"Infinity}}", id="Infinity"),
-    pytest.param(b"{\"positions\": {\"2:4096:0:0:0\": \"PASS\", \"1:0:0:0:0\": \"PASS\"}}",
-                 id="PASS answers"),
-    pytest.param(FIFO, id="a FIFO"),
-]
+AFTER_CENTRE = Position().play(CENTRE)
 
 
-# Every move reads the book once (agent.Settings); White's first move then looks it up, Black's
-# never does (the centre is a rule), so two broken books are enough there.
+def illegal_answers(path):
+    # White's answer to the centre is the occupied centre itself.
+    key, symmetry = opening_book.position_key(AFTER_CENTRE)
+    opening_book.write(path, {key: SYMMETRIC_POINT[symmetry][CENTRE]},
+                       {"answered_plies": {BLACK: 6, WHITE: 6}, "built_with": {}})
+
+
+UNUSABLE_BOOKS = [pytest.param(missing, id="missing"),
+                  pytest.param(truncate_by(1), id="truncated"),
+                  pytest.param(write_bytes(b"[" * 100000 + b"]" * 100000 + b"\n"),
+                               id="nested 100,000 deep"),
+                  pytest.param(set_field("records", 1e400), id="1e400"),
+                  pytest.param(write_bytes(b"{\"format\": \"littlego-book\", \"version\": 2, "
+                                           b"\"record_chars\": 9, \"records\": NaN, "
+                                           b"\"answered_plies\": Infinity}\n"),
+                               id="NaN and Infinity"),
+                  pytest.param(illegal_answers, id="an illegal answer"),
+                  pytest.param(fifo, id="a FIFO")]
 AGENT_RUNS = [pytest.param(book.values[0], WHITE_FIRST_INPUT, id="White first, " + book.id)
               for book in UNUSABLE_BOOKS] + \
              [pytest.param(book.values[0], OPENING_INPUT, id="Black first, " + book.id)
               for book in UNUSABLE_BOOKS[:2]]
 
 
-@pytest.mark.parametrize("book_bytes, input_bytes", AGENT_RUNS)
-def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, book_bytes,
+@pytest.mark.parametrize("breakage, input_bytes", AGENT_RUNS)
+def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, breakage,
                                                                       input_bytes):
     # As submitted: the agent's sources in one folder, its book file missing or broken.
     agent_dir, game_dir = tmp_path / "agent", tmp_path / "game"
@@ -334,22 +504,23 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
                             ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(source, str(agent_dir / name))
-    if book_bytes == FIFO:
-        os.mkfifo(str(agent_dir / "opening_book.json"))  # no writer: a plain open would block
-    elif book_bytes is not None:
-        (agent_dir / "opening_book.json").write_bytes(book_bytes)
+    book_path = str(agent_dir / os.path.basename(opening_book.BOOK_PATH))
+    shutil.copy(opening_book.BOOK_PATH, book_path)
+    breakage(book_path)
     (game_dir / "input.txt").write_bytes(input_bytes)
-    env = {key: value for key, value in os.environ.items() if not key.startswith(agent.SETTINGS_PREFIX)}
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(agent.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
-    result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
+    result = subprocess.run([sys.executable, str(agent_dir / "agent.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert result.returncode == 0, result.stderr
     assert b"Traceback" not in result.stderr
     output = (game_dir / "output.txt").read_bytes().decode("ascii")
-    move = go_board.move_from_text(output)
+    assert output != "PASS"
+    row, col = (int(field) for field in output.split(","))
     colour, previous, current = course_io.parse_input(input_bytes.decode("ascii"))
     position = Position(current[0], current[1], colour, colour, previous[0], previous[1])
-    assert move != go_board.PASS and position.is_legal(move)
+    assert position.is_legal(from_coord(row, col))
     if input_bytes == OPENING_INPUT:
         assert output == "2,2"  # the centre is a rule, not the book's answer
     # The book was not used, so the move came from somewhere else (search or fallback).

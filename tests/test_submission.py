@@ -80,12 +80,21 @@ def run_move(command, cwd, env, input_txt, **settings):
 # ---- building ------------------------------------------------------------------------------
 
 def test_bundle_is_one_file_plus_the_book(bundle_dir):
-    assert sorted(os.listdir(str(bundle_dir))) == ["my_player3.py", "opening_book.json"]
-    with open(os.path.join(REPO, "opening_book.json"), "rb") as handle:
-        assert (bundle_dir / "opening_book.json").read_bytes() == handle.read()
+    assert sorted(os.listdir(str(bundle_dir))) == ["my_player3.py", "opening_book.txt"]
+    with open(os.path.join(REPO, "opening_book.txt"), "rb") as handle:
+        assert (bundle_dir / "opening_book.txt").read_bytes() == handle.read()
     header = (bundle_dir / "my_player3.py").read_text()[:2000]
     assert make_submission.GENERATED_MARK in header
     assert "make submission" in header
+
+
+def test_the_submission_stays_within_the_graders_size_limit(bundle_dir, tmp_path, monkeypatch):
+    total = sum(os.path.getsize(str(bundle_dir / name)) for name in os.listdir(str(bundle_dir)))
+    assert total <= make_submission.MAX_SUBMISSION_BYTES
+    monkeypatch.setattr(make_submission, "MAX_SUBMISSION_BYTES", total - 1)
+    with pytest.raises(make_submission.BuildError, match="over the grader's"):
+        make_submission.build(REPO, str(tmp_path / "too_big"))
+    assert not (tmp_path / "too_big").exists()
 
 
 def test_bundle_embeds_every_module_the_agent_loads():
@@ -114,7 +123,7 @@ def test_out_directory_is_replaced_only_when_it_holds_a_bundle(tmp_path):
     make_submission.build(REPO, str(out))
     (out / "stale.txt").write_text("from an earlier build")
     make_submission.build(REPO, str(out))
-    assert sorted(os.listdir(str(out))) == ["my_player3.py", "opening_book.json"]
+    assert sorted(os.listdir(str(out))) == ["my_player3.py", "opening_book.txt"]
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
@@ -274,7 +283,7 @@ CENTRE_STONE = """
 
 # White's answer to the centre, as the committed book has it (the book is rebuilt by make book).
 BOOK_ANSWER_TO_CENTRE = go_board.move_to_text(
-    opening_book.lookup(go_board.Position().play(go_board.from_coord(2, 2))))
+    opening_book.read().lookup(go_board.Position().play(go_board.from_coord(2, 2))))
 
 
 @pytest.mark.parametrize("colour, previous, current, move, source", [

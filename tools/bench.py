@@ -1,14 +1,15 @@
 """The benchmark set: re-creates docs/benchmarks.md with the figures and the commands.
 
-Usage: python3 tools/bench.py [--quick] [--reach-positions 30] [--driver-run DIR] [--ladder DIR ...]
+Usage: python3 tools/bench.py [--quick] [--book-only] [--reach-positions 30] [--driver-run DIR] [--ladder DIR ...]
                               [--time-use DIR ...] [--soak DIR]
 
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; the exact search's reach (CPU of the
 win/loss proof on positions from recorded games, by plies left, in this Python and in the
-grader's Python 3.7, see tools/solver_reach.py); the opening book's size and CPU to load and look
-up on Python 3.7; and, when given, the time use of a
+grader's Python 3.7, see tools/solver_reach.py); the opening book's size and the CPU of a whole
+call that plays a book move on Python 3.7, with the committed book and a synthetic one of 800,000
+records (`--book-only` prints that section alone); and, when given, the time use of a
 `tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
 and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
 rung's full summary). Every speed figure is a median of repeats
@@ -21,21 +22,27 @@ import glob
 import json
 import os
 import platform
+import random
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import course_io  # noqa: E402
 import go_board  # noqa: E402
-from agent import tree_cpu_seconds  # noqa: E402
+import opening_book  # noqa: E402
+from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
-from tools import solver_reach  # noqa: E402
+from tools import make_submission, solver_reach  # noqa: E402
 from tools.grader_python import grader_python  # noqa: E402
 from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
@@ -168,44 +175,120 @@ def reach_section(rows, cap):
     return table
 
 
-# What a move costs the agent in book reading (`read`, once a move: the time manager and the move
-# choice share it), then one lookup at ply 6, timed inside a fresh Python 3.7 (the grader's).
-BOOK_TIMING_SCRIPT = """
+# What a book move costs: the whole per-move call, interpreter start-up and exit included, of
+# the bundle (tools/make_submission.py) under the grader's Python 3.7, as White answering the
+# centre, CPU from the rusage of the reaped child. With the committed book, and with a synthetic
+# book of BOOK_BENCH_RECORDS random records around the same answer (generated, never kept): the
+# size the proven strategy will reach.
+BOOK_BENCH_LINE = ["2,2"]
+BOOK_BENCH_RECORDS = 800000
+BOOK_BENCH_SEED = 1
+BOOK_CPU_TARGET = 0.1
+BOOK_TITLE = ("Opening book at move time: the whole call of the bundle playing a book move on "
+              "Python 3.7, start-up included (median of {})")
+
+
+def synthetic_book(path, records, position, move):
+    """A book at `path` of `records` records: the answer `move` for `position`, the rest random."""
+    rng = random.Random(BOOK_BENCH_SEED)
+    answers = dict([opening_book.record(position, move)])
+    while len(answers) < records:
+        answers.setdefault(rng.randrange(opening_book.CODE_LIMIT // opening_book.MOVES),
+                           rng.randrange(opening_book.MOVES))
+    committed = opening_book.read()
+    opening_book.write(path, answers, {
+        "answered_plies": {colour: committed.answered_plies(colour) for colour in opening_book.COLOURS},
+        "built_with": {"by": "tools/bench.py", "records": "random", "seed": BOOK_BENCH_SEED}})
+
+
+def book_move_cpu(python, bundle_dir, position, repeats):
+    """CPU seconds of each whole call of the bundle in `bundle_dir` that plays a book move."""
+    text = course_io.format_input(position.to_move, (position.prev_black, position.prev_white),
+                                  (position.black, position.white))
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(SETTINGS_PREFIX)}
+    seconds = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as game:
+            with open(os.path.join(game, course_io.INPUT_FILE), "w") as handle:
+                handle.write(text)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            done = subprocess.run([python, os.path.join(bundle_dir, make_submission.BUNDLE_NAME)],
+                                  cwd=game, env=env, stderr=subprocess.PIPE,
+                                  universal_newlines=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        [decision] = read_decisions(done.stderr)
+        if decision["source"] != SOURCE_BOOK:
+            raise RuntimeError("the benchmark's move did not come from the book: {}".format(
+                decision))
+        seconds.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return seconds
+
+
+# The book's own share of that call: `read` (the header) and one `lookup`, timed inside a fresh
+# Python 3.7 (argv: the repository, the book file, the line of moves).
+BOOK_LOOKUP_SCRIPT = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-import go_board
-started = time.process_time()
-import opening_book
-book = opening_book.read().entries
-loaded = time.process_time()
+import go_board, opening_book
 position = go_board.Position()
-for text in sys.argv[2].split():
+for text in sys.argv[3].split():
     position = position.play(go_board.move_from_text(text))
-opening_book.lookup(position, book)
-done = time.process_time()
-print(json.dumps({"load": loaded - started, "lookup": done - loaded, "entries": len(book)}))
+started = time.process_time()
+move = opening_book.read(sys.argv[2]).lookup(position)
+print(json.dumps({"cpu": time.process_time() - started, "move": move}))
 """
-BOOK_TIMING_LINE = "2,2 1,2 2,1 1,1 3,2"
-BOOK_CPU_TARGET = 0.05
+
+
+def book_lookup_cpu(python, book_path, repeats):
+    """CPU seconds of each `read` and `lookup` of the benchmark position in a fresh Python."""
+    runs = [json.loads(subprocess.run(
+        [python, "-c", BOOK_LOOKUP_SCRIPT, REPO, book_path, " ".join(BOOK_BENCH_LINE)],
+        stdout=subprocess.PIPE, check=True, universal_newlines=True).stdout)
+        for _ in range(repeats)]
+    if any(run["move"] is None for run in runs):
+        raise RuntimeError("{} does not answer the benchmark position".format(book_path))
+    return [run["cpu"] for run in runs]
 
 
 def book_section(repeats):
-    """The opening book's size and its cost at move time on the grader's Python."""
+    """The whole per-move call of a book move on the grader's Python, for the committed book and
+    a synthetic one of BOOK_BENCH_RECORDS records, and the file size per 100,000 records."""
     python = grader_python()
-    path = os.path.join(REPO, "opening_book.json")
     if python is None:
         return ["Python 3.7 not found (pyenv or PATH): not measured."]
-    runs = [json.loads(subprocess.run(
-        [python, "-c", BOOK_TIMING_SCRIPT, REPO, BOOK_TIMING_LINE], stdout=subprocess.PIPE,
-        check=True, universal_newlines=True).stdout) for _ in range(repeats)]
-    load = statistics.median(run["load"] for run in runs)
-    lookup = statistics.median(run["lookup"] for run in runs)
-    return ["| entries | file size | reading it CPU (s) | lookup at ply 6 CPU (s) | total "
-            "| target |",
-            "| --- | --- | --- | --- | --- | --- |",
-            "| {} | {:,} bytes | {:.4f} | {:.4f} | {:.4f} | <= {} s: {} |".format(
-                runs[0]["entries"], os.path.getsize(path), load, lookup, load + lookup,
-                BOOK_CPU_TARGET, "met" if load + lookup <= BOOK_CPU_TARGET else "missed")]
+    position = go_board.Position()
+    for text in BOOK_BENCH_LINE:
+        position = position.play(opening_book.parse_answer(text))
+    move = opening_book.read().lookup(position)
+    rows = ["| book | records | file size (bytes) | bytes per 100,000 records | submission "
+            "(bytes) | CPU of the whole call, median (s) | max (s) | target | of which `read` and "
+            "`lookup`, median (s) |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    with tempfile.TemporaryDirectory() as work:
+        committed_dir, synthetic_dir = (os.path.join(work, name) for name in ("committed", "synthetic"))
+        make_submission.build(REPO, committed_dir)
+        shutil.copytree(committed_dir, synthetic_dir)
+        book_name = os.path.basename(opening_book.BOOK_PATH)
+        synthetic_book(os.path.join(synthetic_dir, book_name), BOOK_BENCH_RECORDS, position, move)
+        for label, bundle_dir in (("committed", committed_dir),
+                                  ("synthetic, random records", synthetic_dir)):
+            book_path = os.path.join(bundle_dir, book_name)
+            records = len(opening_book.read(book_path))
+            with open(book_path, "rb") as handle:
+                header_bytes = len(handle.readline())
+            size = os.path.getsize(book_path)
+            total = sum(os.path.getsize(os.path.join(bundle_dir, name))
+                        for name in os.listdir(bundle_dir))
+            seconds = book_move_cpu(python, bundle_dir, position, repeats)
+            median = statistics.median(seconds)
+            lookup = statistics.median(book_lookup_cpu(python, book_path, repeats))
+            rows.append("| {} | {:,} | {:,} | {:,.0f} | {:,} | {:.3f} | {:.3f} | <= {} s: {} | "
+                        "{:.4f} |".format(
+                            label, records, size, (size - header_bytes) * 100000.0 / records,
+                            total, median, max(seconds), BOOK_CPU_TARGET,
+                            "met" if median <= BOOK_CPU_TARGET else "missed", lookup))
+    return rows
 
 
 def soak_section(soak_dir):
@@ -246,9 +329,15 @@ def main(argv=None):
                         "CPU and wall per move and CPU per game over its games (repeatable)")
     parser.add_argument("--soak", help="a tools/soak.py output directory (summary.json)")
     parser.add_argument("--out", default=DOC)
+    parser.add_argument("--book-only", action="store_true",
+                        help="print the opening book's section only, write nothing")
     args = parser.parse_args(argv)
     repeats, reach_positions, reach_cap = ((1, 3, QUICK_REACH_CAP_CPU) if args.quick
                                            else (5, args.reach_positions, solver_reach.CAP_CPU))
+    if args.book_only:
+        print(BOOK_TITLE.format(repeats))
+        print("\n".join(book_section(repeats)))
+        return 0
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     lines = ["# Benchmarks", "",
@@ -266,8 +355,7 @@ def main(argv=None):
                 ("Exact search reach: the win/loss proof on {} positions from recorded games per row"
                  .format(reach_positions), lambda: reach_section(
                      reach_rows(reach_positions, reach_cap), reach_cap)),
-                ("Opening book at move time: a fresh Python 3.7 loads it and looks up a ply-6 "
-                 "position (median of {})".format(repeats), lambda: book_section(repeats))]
+                (BOOK_TITLE.format(repeats), lambda: book_section(repeats))]
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))
