@@ -8,8 +8,10 @@ budgets (`my_player.move_budget`: per move, and per game from a ledger kept in m
 The rules are Little-Go's (../shared/rules.md), whatever a controller expects of 19x19 Go: the
 board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
 passes in a row, simple ko, no suicide, and `final_score` counts stones only. Moves alternate
-from Black: `play` or `genmove` for the colour not to move is an error, and so is any move once
-the game is over. Every error is a GTP failure (`? message`), never a crash.
+from Black: `play` or `genmove` for the colour not to move is an error. Once the game is over,
+`genmove` answers `pass` and `play` is accepted without effect (`after_the_end`): controllers
+that know neither end, such as gomill's ringmaster, play on until both pass, and `final_score`
+stays the Little-Go result. Every error is a GTP failure (`? message`), never a crash.
 
 Kept between moves, since this is one process: the exact solver's transposition table (its
 entries hold for any game; it is emptied by `clear_board` or when it grows past
@@ -121,6 +123,7 @@ class GtpEngine(object):
     def new_game(self):
         self.position = go_board.Position()
         self.plies = []
+        self.after_end = []  # moves a controller sent once the game was over (not played)
         self.decision = None
         self.solver_table = {}
         self.settings.seed = self.base_seed + GAME_SEED_STRIDE * self.games
@@ -162,8 +165,6 @@ class GtpEngine(object):
         return ""
 
     def check_turn(self, colour):
-        if self.position.is_over:
-            raise GtpFailure("illegal move: " + go_board.GAME_OVER)
         if colour != self.position.to_move:
             raise GtpFailure("illegal move: it is {}'s turn".format(
                 go_board.COLOUR_NAMES[self.position.to_move]))
@@ -182,6 +183,8 @@ class GtpEngine(object):
             raise GtpFailure("syntax error")
         colour = parse_colour(args[0])
         move = parse_vertex(args[1])
+        if self.position.is_over:
+            return self.after_the_end(move)
         self.check_turn(colour)
         try:
             self.record(move, 0.0)
@@ -193,7 +196,11 @@ class GtpEngine(object):
     def genmove(self, args):
         if len(args) != 1:
             raise GtpFailure("syntax error")
-        self.check_turn(parse_colour(args[0]))
+        colour = parse_colour(args[0])
+        if self.position.is_over:
+            self.after_the_end(PASS)
+            return GTP_PASS
+        self.check_turn(colour)
         spent = sum(ply.cpu for ply in self.plies)
         budget = my_player.move_budget(self.position.ply, spent, self.settings)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
@@ -207,7 +214,16 @@ class GtpEngine(object):
         self.record(decision.move, used)
         return vertex_text(decision.move)
 
+    def after_the_end(self, move):
+        """A move once the game is over: kept for `undo` only; the board and score stay."""
+        self.after_end.append(move)
+        self.decision = None
+        return ""
+
     def undo(self, args):
+        if self.after_end:
+            self.after_end.pop()
+            return ""
         if not self.plies:
             raise GtpFailure("cannot undo")
         self.position = self.plies.pop().before
@@ -231,6 +247,8 @@ class GtpEngine(object):
             captured[ply.before.to_move] += ply.captured
         state = "game over" if self.position.is_over else "{} to move".format(
             go_board.COLOUR_NAMES[self.position.to_move])
+        if self.after_end:
+            state += " ({} moves after the end not played)".format(len(self.after_end))
         lines.append("ply {} of {}, {}; captured by Black {}, by White {}; score {}".format(
             len(self.plies), go_board.MAX_PLY, state, captured[BLACK], captured[WHITE],
             score_text(self.position)))

@@ -86,9 +86,10 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "play white",     # malformed
         "frobnicate",     # unknown
         "play w pass", "play b pass",
-        "play w D1",      # the two passes ended the game
-        "genmove w",
+        "play w D1",      # the two passes ended the game: not played
+        "genmove b",      # a pass, whoever is asked
         "final_score", "showboard",
+        "undo", "undo",   # the two moves after the end
         "undo", "final_score", "play b A1", "final_score",
     ]).split("\n\n")
     assert answers[:10] == ["="] * 10
@@ -103,12 +104,13 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "? syntax error",
         "? unknown command",
         "=", "=",
-        "? illegal move: the game is over",
-        "? illegal move: the game is over",
+        "=",
+        "= pass",
         "= W+0.5",
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 11 of 24, game over; captured by Black 1, by White 0; score W+0.5",
-        "=", "= W+0.5", "=", "= B+0.5", ""]
+        + "ply 11 of 24, game over (2 moves after the end not played); captured by Black 1, by"
+        " White 0; score W+0.5",
+        "=", "=", "=", "= W+0.5", "=", "= B+0.5", ""]
 
 
 def test_genmove_plays_the_book_and_tells_its_decision():
@@ -137,7 +139,7 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
     assert (decision["move"], decision["source"]) == ("0,2", "exact")
     # 9 white stones + 2.5 komi against 11 black ones after the capture.
     assert decision["details"] == {"proven": "win", "margin": 0.5}
-    assert answers[2:] == ["= W+0.5", "? illegal move: the game is over", ""]
+    assert answers[2:] == ["= W+0.5", "= pass", ""]  # the game is over after ply 24
 
 
 def test_the_solver_table_lasts_until_a_new_game():
