@@ -19,14 +19,22 @@ MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
 MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
 Each genmove logs the decision (`my_player.decision_record`) as one JSON line on stderr, and
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
+`lz-analyze` (Leela Zero's analysis command, as Sabaki and Lizzie send it) answers `=` and then
+streams `info move ...` lines (`info_text`; the analysis itself is gtp_analysis.py) until the
+next command arrives, which `CommandReader.waiting` notices; an empty line ends the stream.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
 
+import codecs
+import io
 import json
 import os
+import select
 import sys
+import time
 
 import go_board
+import gtp_analysis
 import my_player
 from go_board import BLACK, PASS, SIZE, WHITE
 
@@ -42,6 +50,14 @@ GAME_SEED_STRIDE = 1000
 # The kept solver table is emptied before a move once it holds this many entries (a few hundred
 # MB at most); a game against the random player at 1 s a move leaves about 45,000.
 MAX_KEPT_SOLVER_ENTRIES = 1000000
+# lz-analyze: its interval is in centiseconds; the analysis works in slices at most this long, so
+# that a new command stops it promptly.
+CENTISECONDS = 100.0
+DEFAULT_ANALYZE_INTERVAL = 100
+ANALYSIS_SLICE_SECONDS = 0.05
+# Winrates and priors are written in hundredths of a percent.
+LZ_SCALE = 10000
+READ_CHUNK = 4096
 
 
 class GtpFailure(Exception):
@@ -116,6 +132,7 @@ class GtpEngine(object):
             "showboard": lambda args: "\n" + self.board_text(),
             "final_score": lambda args: score_text(self.position),
             "littlego-decision": self.last_decision,
+            "lz-analyze": self.lz_analyze,
             "quit": lambda args: "",
         }
         self.new_game()
@@ -131,7 +148,9 @@ class GtpEngine(object):
         return ""
 
     def handle(self, line):
-        """`(answer text, quit?)` for one command line, without the `=`/`?` framing."""
+        """`(answer text, quit?, stream)` for one command line: the text with its `=`/`?`
+        framing but not the blank line; `stream` is None or, for lz-analyze, the
+        `AnalysisStream` that goes on after the `=` line."""
         words = line.split()
         command_id = ""
         if words and words[0].isdigit():
@@ -143,9 +162,12 @@ class GtpEngine(object):
         try:
             if handler is None:
                 raise GtpFailure("unknown command")
-            return "={} {}".format(command_id, handler(args)).rstrip(" "), name == "quit"
+            answer = handler(args)
+            if isinstance(answer, AnalysisStream):
+                return "={}".format(command_id), False, answer
+            return "={} {}".format(command_id, answer).rstrip(" "), name == "quit", None
         except GtpFailure as failure:
-            return "?{} {}".format(command_id, failure), False
+            return "?{} {}".format(command_id, failure), False, None
 
     def known_command(self, args):
         return "true" if args and args[0] in self.commands else "false"
@@ -230,6 +252,24 @@ class GtpEngine(object):
         self.decision = None
         return ""
 
+    def lz_analyze(self, args):
+        """`lz-analyze [colour] [INTERVAL]`: the analysis of the position for the side to move
+        (a colour, if given, must be that side), a line every INTERVAL centiseconds."""
+        if args and args[0].lower() in COLOUR_WORDS:
+            if parse_colour(args[0]) != self.position.to_move:
+                raise GtpFailure("cannot analyze for the side not to move")
+            args = args[1:]
+        try:
+            interval = int(args[0]) if args else DEFAULT_ANALYZE_INTERVAL
+        except ValueError:
+            raise GtpFailure("syntax error")
+        if interval <= 0 or len(args) > 1:
+            raise GtpFailure("syntax error")
+        if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
+            self.solver_table.clear()
+        analysis = gtp_analysis.Analysis(self.position, self.settings, self.solver_table)
+        return AnalysisStream(analysis, interval / CENTISECONDS)
+
     def last_decision(self, args):
         """The decision record of the last genmove as one JSON line, `{}` after any other move."""
         return json.dumps(self.decision or {}, sort_keys=True)
@@ -255,15 +295,106 @@ class GtpEngine(object):
         return "\n".join(lines)
 
 
+def info_text(candidates, moves):
+    """One lz-analyze line: an `info` block per candidate, best first; winrate and prior in
+    0..10000 for the side to move (the prior is uniform: the search has no policy). `moves` is
+    the number of legal moves."""
+    blocks = []
+    for order, candidate in enumerate(candidates):
+        blocks.append("info move {} visits {} winrate {} prior {} order {} pv {}".format(
+            vertex_text(candidate.move), candidate.visits,
+            int(round(candidate.value * LZ_SCALE)), LZ_SCALE // max(moves, 1), order,
+            " ".join(vertex_text(move) for move in candidate.pv)))
+    return " ".join(blocks)
+
+
+class AnalysisStream(object):
+    """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
+    `interval` seconds while the analysis works in short slices, and ends as soon as
+    `waiting(seconds)` says a command has arrived."""
+
+    def __init__(self, analysis, interval):
+        self.analysis = analysis
+        self.interval = interval
+
+    def lines(self, waiting):
+        while True:
+            due = time.monotonic() + self.interval
+            left = self.interval
+            while left > 0:
+                if self.analysis.step(min(left, ANALYSIS_SLICE_SECONDS)):
+                    if waiting(0):
+                        return
+                elif waiting(left):  # nothing left to think about: just wait
+                    return
+                left = due - time.monotonic()
+            line = info_text(self.analysis.candidates(), len(self.analysis.moves))
+            if line:
+                yield line
+
+
+class CommandReader(object):
+    """Command lines from the controller. `waiting(seconds)` says, within that time, whether a
+    whole line (or the end of input) has come; it reads the file descriptor itself, since a
+    buffered text stream would hide a waiting command from select. A stream without one (a
+    test's StringIO) is read a line at a time, so there a command is always waiting."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        try:
+            self.fd = stream.fileno()
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            self.fd = None
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.buffer = ""
+        self.ended = False
+
+    def _read(self, timeout):
+        if self.fd is None:
+            line = self.stream.readline()
+            self.buffer += line
+            self.ended = not line
+        elif select.select([self.fd], [], [], timeout)[0]:
+            chunk = os.read(self.fd, READ_CHUNK)
+            self.buffer += self.decoder.decode(chunk, final=not chunk)
+            self.ended = not chunk
+
+    def waiting(self, seconds):
+        if "\n" not in self.buffer and not self.ended:
+            self._read(seconds)
+        return "\n" in self.buffer or self.ended
+
+    def __iter__(self):
+        while True:
+            while "\n" not in self.buffer and not self.ended:
+                self._read(None)
+            if "\n" in self.buffer:
+                line, self.buffer = self.buffer.split("\n", 1)
+            elif self.buffer:
+                line, self.buffer = self.buffer, ""
+            else:
+                return
+            yield line
+
+
 def serve(engine, read=sys.stdin, write=sys.stdout):
     """Answer commands until `quit` or the end of input."""
-    for raw in read:
+    commands = CommandReader(read)
+    for raw in commands:
         line = raw.split("#", 1)[0].replace("\t", " ").strip()
         answer = engine.handle(line)
         if answer is None:
             continue
-        text, done = answer
-        write.write(text + "\n\n")
+        text, done, stream = answer
+        if stream is None:
+            write.write(text + "\n\n")
+        else:
+            write.write(text + "\n")
+            write.flush()
+            for info in stream.lines(commands.waiting):
+                write.write(info + "\n")
+                write.flush()
+            write.write("\n")
         write.flush()
         if done:
             return

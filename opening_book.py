@@ -10,7 +10,7 @@ game left the book's lines through a position the build has not reached yet. Pas
 book holds only proven wins of the side to move, Black's and (after Black's centre) White's
 (`tools/prove_lines.py`: the likely lines, solved offline), so there a miss is the rule. Each
 entry also says where its answer came from (exact proof or search, with the budget); `lookup`
-reads only the move.
+reads only the move, `proven_win` the move when it is a proven win.
 """
 
 import collections
@@ -29,6 +29,11 @@ MAX_BOOK_BYTES = 4 * 1024 * 1024
 MAX_REASON_CHARS = 200
 # The entry field `lookup` reads: the answer as output.txt writes it (`i,j` or PASS).
 MOVE = "move"
+# Where an answer came from (`proven_win` reads it): rules.md's known results, an exact proof of
+# a win (or, in a lost position, of the loss), or our search.
+SOURCE = "source"
+KNOWN, PROVEN_WIN, PROVEN_LOSS, SEARCHED = "known (rules.md)", "proven win", "proven loss", "searched"
+WINNING_SOURCES = (KNOWN, PROVEN_WIN)
 # The state part of a key: what the previous board changes about the future (see `position_key`).
 OPPONENT_PASSED = "p"
 KO_BAN = "k"
@@ -124,6 +129,15 @@ def lookup(position, entries=None):
     if canonical_move is None:
         return None
     return go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][canonical_move]
+
+
+def proven_win(position, entries):
+    """The book's move for `position` when its entry is a proven win for the side to move
+    (a known result or an exact proof), else None: what the GTP engine's analysis reports as
+    certain."""
+    move = lookup(position, entries)
+    found = entries.get(canonical(position)[0])
+    return move if move is not None and found.get(SOURCE) in WINNING_SOURCES else None
 
 
 def parse_answer(answer):

@@ -8,6 +8,7 @@ against the per-move agent and against GNU Go.
 import io
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -53,7 +54,7 @@ def test_the_administrative_commands():
         "=\n\n"
         "? syntax error\n\n"
         "= boardsize\nclear_board\nfinal_score\ngenmove\nknown_command\nkomi\n"
-        "list_commands\nlittlego-decision\nname\nplay\nprotocol_version\nquit\nshowboard\n"
+        "list_commands\nlittlego-decision\nlz-analyze\nname\nplay\nprotocol_version\nquit\nshowboard\n"
         "undo\nversion\n\n"
         "=\n\n")  # nothing after quit is read
 
@@ -208,3 +209,82 @@ def test_the_engine_plays_gnu_go_under_our_referee(monkeypatch):
     record = play_one_game(monkeypatch, "gtp:{} --mode gtp --level 1".format(GNUGO))
     assert_a_whole_game(record)  # GNU Go may resign a lost game
     assert record["moves"][0] == "2,2"  # the engine is Black in game 1 and opens from the book
+
+
+# ---- lz-analyze -----------------------------------------------------------------------------
+
+LINE_TIMEOUT = 60.0  # seconds a line of the engine may take on a loaded machine before we fail
+INFO_FIELDS = ("move", "visits", "winrate", "prior", "order", "pv")
+
+
+def parse_info_line(line):
+    """The `info` blocks of one lz-analyze line as dicts, failing on anything out of format."""
+    blocks = []
+    for text in line.split("info ")[1:]:
+        words = text.split()
+        pv_at = words.index("pv")
+        fields = dict(zip(words[:pv_at:2], words[1:pv_at:2]))
+        assert tuple(words[:pv_at:2]) + ("pv",) == INFO_FIELDS, line
+        blocks.append({"move": gtp_engine.parse_vertex(fields["move"]),
+                       "visits": int(fields["visits"]), "winrate": int(fields["winrate"]),
+                       "prior": int(fields["prior"]), "order": int(fields["order"]),
+                       "pv": [gtp_engine.parse_vertex(word) for word in words[pv_at + 1:]]})
+    return blocks
+
+
+def read_line(process):
+    assert select.select([process.stdout], [], [], LINE_TIMEOUT)[0], "the engine fell silent"
+    return process.stdout.readline()
+
+
+def test_lz_analyze_streams_info_lines_until_the_next_command():
+    env = dict(os.environ, **SMALL_BUDGET)
+    process = subprocess.Popen([sys.executable, PLAYER, my_player.GTP_FLAG], env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
+    try:
+        process.stdin.write("lz-analyze 10\n")
+        process.stdin.flush()
+        assert read_line(process) == "=\n"
+        lines = [read_line(process) for _ in range(3)]
+        process.stdin.write("name\n")
+        process.stdin.flush()
+        rest = []
+        while not rest or rest[-1] != "= Little-Go\n":
+            rest.append(read_line(process))
+    finally:
+        process.stdin.close()
+        process.wait(LINE_TIMEOUT)
+    # Lines already on their way may come before the empty line that ends the stream.
+    assert rest[-2:] == ["\n", "= Little-Go\n"]
+    lines += rest[:-2]
+    legal = go_board.Position().legal_moves()
+    for line in lines:
+        assert line.endswith("\n") and line.startswith("info move ")
+        blocks = parse_info_line(line)
+        assert [block["order"] for block in blocks] == list(range(len(blocks)))
+        assert len({block["move"] for block in blocks}) == len(blocks)
+        for block in blocks:
+            assert block["move"] in legal and block["pv"][0] == block["move"]
+            assert block["visits"] >= 0 and 0 <= block["winrate"] <= 10000
+            assert block["prior"] == 10000 // len(legal)
+            assert all(move == go_board.PASS or 0 <= move < go_board.NUM_POINTS
+                       for move in block["pv"])
+        # The book's first move is a known win, listed first at 100%.
+        assert (blocks[0]["move"], blocks[0]["winrate"]) == (go_board.from_coord(2, 2), 10000)
+    assert sum(block["visits"] for block in parse_info_line(lines[-1])) > 0
+
+
+def test_lz_analyze_framing_and_refusals():
+    # In-process the next command is always waiting, so the stream ends before its first line.
+    assert converse(["lz-analyze 10", "name", "lz-analyze w 10", "lz-analyze b 5",
+                     "lz-analyze x", "lz-analyze 0", "play b C3", "lz-analyze", "7 name"]) == (
+        "=\n\n"
+        "= Little-Go\n\n"
+        "? cannot analyze for the side not to move\n\n"
+        "=\n\n"
+        "? syntax error\n\n"
+        "? syntax error\n\n"
+        "=\n\n"
+        "=\n\n"
+        "=7 Little-Go\n\n")

@@ -43,6 +43,8 @@ import endgame  # noqa: E402
 import go_board  # noqa: E402
 import my_player  # noqa: E402
 import opening_book  # noqa: E402
+# An entry's source field and its values (the book format's, read by the GTP engine's analysis).
+from opening_book import KNOWN, PROVEN_LOSS, PROVEN_WIN, SEARCHED, SOURCE  # noqa: E402
 from go_board import from_coord  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
@@ -68,14 +70,12 @@ WALL_PER_CPU = 50.0
 # ENTRY FIELDS, besides opening_book.MOVE (the answer, in the key's frame):
 PLY = "ply"
 LINE = "line"            # moves from the empty board to the position, in the key's frame
-SOURCE = "source"        # one of the sources below
 MARGIN = "margin"        # proven sources: the exact final margin in points for the mover
                          # (None when the budget proved the result but not the margin)
 SOLVER_CPU = "solver_cpu"  # the solver's budget (0 for known results)
 SEARCH = "search"        # searched answers (proven losses too, when the solver could not
                          # rank the losing moves): budget, simulations, visit share, value
 CPU_USED = "cpu_used"    # CPU seconds the job took
-KNOWN, PROVEN_WIN, PROVEN_LOSS, SEARCHED = "known (rules.md)", "proven win", "proven loss", "searched"
 
 
 def our_positions():
