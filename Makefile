@@ -11,7 +11,7 @@ RUNS := runs
 
 .PHONY: install install-cluster gnugo solver test test-slow test-browser browser-deps test-ray lint match \
 	play serve bench-engine bench ladder ladder-default book submission check-submission \
-	driver-match soak clean
+	driver-match soak ringmaster gomill clean
 
 install: $(STAMP)
 
@@ -27,6 +27,26 @@ gnugo:
 	    { apt-get update -qq && apt-get install -y -qq gnugo >/dev/null; } || \
 	    echo "gnugo is missing and could not be installed: run 'sudo apt-get install gnugo'"
 
+# gomill's ringmaster, a real GTP tournament controller, plays our GTP engine against GNU Go
+# (tools/ringmaster.py, control file tools/littlego_vs_gnugo.ctl; RINGMASTER_ARGS changes it).
+# Why Python 2.7: gomill's last release (0.8.3, on PyPI as an sdist) is written in Python 2
+# (`except E, e`, `print` statements) and runs on 2.5-2.7 only. pyenv's 2.7 (found by
+# tools/grader_python.py, never a fixed path) installs it with `pip install --target`, since 2.7
+# has no venv module; the engine itself still runs on Python 3.
+GOMILL := $(VENV)/gomill
+RINGMASTER_ARGS ?= --games 10
+ringmaster: $(STAMP) gnugo gomill
+	$(PY) tools/ringmaster.py $(RINGMASTER_ARGS) --out $(RUNS)/ringmaster
+
+gomill: $(GOMILL)/bin/ringmaster
+
+$(GOMILL)/bin/ringmaster: $(STAMP)
+	@python2=$$($(PY) tools/grader_python.py --version 2.7) && \
+	    "$$python2" -m pip install --quiet --target $(GOMILL) gomill || \
+	    echo "gomill is missing: it needs Python 2.7 ('pyenv install 2.7.18', then make gomill)"
+
+# pyflakes first: undefined names in code the tests do not reach (tools run by slow tests).
+
 # The compiled exact solver (solver/src, C loaded by solver/__init__.py through ctypes): offline
 # tools only, never the per-move path. -march=native because it is built on the machine that
 # runs it and never shipped; -flto lets the rules' small functions inline across files.
@@ -40,7 +60,7 @@ $(SOLVER_LIB): $(SOLVER_SOURCES)
 	$(CC) $(SOLVER_CFLAGS) -o $@ $(filter %.c,$(SOLVER_SOURCES))
 
 # pyflakes first: undefined names in code the tests do not reach (tools run by slow tests).
-test: $(STAMP) gnugo solver
+test: $(STAMP) gnugo gomill solver
 	$(PY) -m pyflakes *.py mcts referee opponents step_storage tools tests
 	$(PY) -m pytest -q tests
 

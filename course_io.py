@@ -120,13 +120,15 @@ def parse_grid_input(text):
     return int(lines[0]), boards[0], boards[1]
 
 
+def grid_rows(board):
+    """A grid's rows as input.txt spells them: `["00120", ...]`."""
+    return ["".join(str(point) for point in row) for row in board]
+
+
 def format_grid_input(colour, previous, current):
     """input.txt's exact text from grids (rows of ints, or of digit strings): colour, previous
     rows, current rows; LF endings and no final newline, as the referee writes it."""
-    lines = [str(colour)]
-    for board in (previous, current):
-        lines.extend("".join(str(point) for point in row) for row in board)
-    return "\n".join(lines)
+    return "\n".join([str(colour)] + grid_rows(previous) + grid_rows(current))
 
 
 def read_grid_input(path):

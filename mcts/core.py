@@ -66,14 +66,17 @@ class ChildStats(object):
 
 
 class SearchResult(object):
-    """Root children's statistics; `proven` says a root action is a proven win or all are lost."""
+    """Root children's statistics; `proven` says a root action is a proven win or all are lost.
+    `root` is the tree itself, which a caller may grow further (`search(..., root=...)`); it
+    stays in the process (workers send the rest)."""
 
-    __slots__ = ("children", "simulations", "proven")
+    __slots__ = ("children", "simulations", "proven", "root")
 
-    def __init__(self, children, simulations, proven):
+    def __init__(self, children, simulations, proven, root=None):
         self.children = children
         self.simulations = simulations
         self.proven = proven
+        self.root = root
 
 
 def _value_for(player, leaf_player, value):
@@ -115,16 +118,18 @@ def _solve_from_children(node):
 
 
 def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, stop=None,
-           leaf_solver=None):
+           leaf_solver=None, root=None):
     """Run simulations until the budget is spent, the root is proven or the choice is made.
 
     `rng` is a `random.Random`; everything random in the search comes from it. `budget` has
     `exhausted(simulations)` and `simulations_left(simulations)` (an estimate); `stop` is a
     `mcts.stopping.StopRules` (default: stop once the choice is decided); `leaf_solver` proves
-    new nodes (see the module docstring; None: no solver).
+    new nodes (see the module docstring; None: no solver). `root`: the tree of an earlier
+    result of the same root state to grow further (the GTP engine's analysis runs in slices);
+    `simulations` then counts this call's only.
     """
     stop = StopRules() if stop is None else stop
-    root = Node(None, None, root_state)
+    root = Node(None, None, root_state) if root is None else root
     simulations = 0
     while root.solved is None and not budget.exhausted(simulations):
         if simulations and not simulations % DECISION_CHECK_INTERVAL and stop.decided(
@@ -175,7 +180,16 @@ def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, 
                 _solve_from_children(visited)
     stats = [ChildStats(child.action, child.visits, child.value_sum, child.solved)
              for child in root.children]
-    return SearchResult(stats, simulations, root.solved is not None)
+    return SearchResult(stats, simulations, root.solved is not None, root)
+
+
+def principal_variation(node):
+    """The actions below `node` along the most visited child, as far as the tree goes."""
+    actions = []
+    while node.children:
+        node = max(node.children, key=lambda child: child.visits)
+        actions.append(node.action)
+    return actions
 
 
 def merge(results):

@@ -17,10 +17,11 @@ SIDES = {BLACK: "black", WHITE: "white"}
 
 
 def new_record(names):
-    """A GameRecord before the game: per side, the player's name, CPU and wall per move."""
+    """A GameRecord before the game: per side, the player's name, CPU and wall per move.
+    `board` becomes the final board, its rows as input.txt writes them (`00120`, ...)."""
     return {"black": names[BLACK], "white": names[WHITE], "winner": None, "winner_name": None,
             "reason": None, "detail": None, "plies": 0, "moves": [], "black_stones": 0,
-            "white_stones": 0, "cpu": {"black": [], "white": []},
+            "white_stones": 0, "board": None, "cpu": {"black": [], "white": []},
             "wall": {"black": [], "white": []}}
 
 
@@ -61,7 +62,8 @@ def play_game(players, seeds, directory, show=None):
     record.update(winner=verdict.winner, winner_name=players[verdict.winner].name,
                   reason=verdict.reason, detail=verdict.detail, plies=ply,
                   black_stones=rules.count_stones(verdict.board, BLACK),
-                  white_stones=rules.count_stones(verdict.board, WHITE))
+                  white_stones=rules.count_stones(verdict.board, WHITE),
+                  board=course_io.grid_rows(verdict.board))
     return record
 
 

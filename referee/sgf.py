@@ -3,10 +3,9 @@
 `game_to_sgf(record)` takes a GameRecord (see game.py). Moves alternate from Black, passes
 are empty values (`W[]`), and RE says how the game ended: `B+3.5` on the score, `W+Time`,
 `B+Forfeit` (illegal move or bad output) or `B+Resign`; a comment gives the referee's words.
-`sgf_moves(text)` reads the moves of the main line back, for replaying a game.
+`sgf_moves(text)` reads the moves of the main line back with sgfmill, for replaying a game;
+tests/test_sgf.py checks that sgfmill replays every game we write to the referee's final board.
 """
-
-import re
 
 import course_io
 from referee import judge, rules
@@ -29,22 +28,18 @@ def sgf_point(move_text):
     return chr(ord("a") + col) + chr(ord("a") + row)
 
 
-# A move node's B or W property; property values never hold `]` unescaped in our files.
-MOVE_PROPERTY = re.compile(r";\s*(?:[A-Z]+\[(?:[^\]\\]|\\.)*\]\s*)*?([BW])\[([a-z]*)\]")
-OLD_PASS = "tt"  # FF[3]'s pass on boards up to 19x19
-
-
 def sgf_moves(text):
-    """`(i, j)` or None (a pass) for each move of the main line, in order."""
-    moves = []
-    for _, value in MOVE_PROPERTY.findall(text):
-        if value in ("", OLD_PASS):
-            moves.append(None)
-        elif len(value) == 2:
-            moves.append((ord(value[1]) - ord("a"), ord(value[0]) - ord("a")))
-        else:
-            raise ValueError("not an SGF point: {!r}".format(value))
-    return moves
+    """`(i, j)` or None (a pass) for each move of the main line, in order, read by sgfmill
+    (a tools-only requirement, so it is imported here: matches write SGF without it).
+    ValueError for text sgfmill cannot read or a board that is not 5x5."""
+    from sgfmill import sgf, sgf_moves as sgfmill_moves
+    game = sgf.Sgf_game.from_string(text)
+    if game.get_size() != rules.SIZE:
+        raise ValueError("not a {0}x{0} game: SZ[{1}]".format(rules.SIZE, game.get_size()))
+    _, plays = sgfmill_moves.get_setup_and_moves(game)
+    # sgfmill counts rows from the bottom; the course counts them from the top.
+    return [None if point is None else (rules.SIZE - 1 - point[0], point[1])
+            for _, point in plays]
 
 
 def result_value(record):

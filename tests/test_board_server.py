@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from sgfmill import sgf
 
 import agent
 from referee import judge, rules
@@ -132,8 +133,10 @@ def test_two_passes_end_the_game_and_the_sgf_is_judged_the_same_by_the_referee(m
     assert state["saved_as"].startswith("board" + os.sep)
     path = os.path.join(session.runs_dir, state["saved_as"])
     with open(path, encoding="utf-8") as handle:
-        moves = sgf_moves(handle.read())
+        text = handle.read()
+    moves = sgf_moves(text)  # read by sgfmill
     assert moves == [(2, 2), None, None]
+    assert sgf.Sgf_game.from_string(text).get_root().get("RE") == "W+1.5"
     winner, board = referee_result(moves)
     assert winner == state["result"]["winner"]
     assert board == state["board"]

@@ -8,6 +8,7 @@ against the per-move agent and against GNU Go.
 import io
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -53,7 +54,7 @@ def test_the_administrative_commands():
         "=\n\n"
         "? syntax error\n\n"
         "= boardsize\nclear_board\nfinal_score\ngenmove\nknown_command\nkomi\n"
-        "list_commands\nlittlego-decision\nname\nplay\nprotocol_version\nquit\nshowboard\n"
+        "list_commands\nlittlego-decision\nlz-analyze\nname\nplay\nprotocol_version\nquit\nshowboard\n"
         "undo\nversion\n\n"
         "=\n\n")  # nothing after quit is read
 
@@ -86,9 +87,10 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "play white",     # malformed
         "frobnicate",     # unknown
         "play w pass", "play b pass",
-        "play w D1",      # the two passes ended the game
-        "genmove w",
+        "play w D1",      # the two passes ended the game: not played
+        "genmove b",      # a pass, whoever is asked
         "final_score", "showboard",
+        "undo", "undo",   # the two moves after the end
         "undo", "final_score", "play b A1", "final_score",
     ]).split("\n\n")
     assert answers[:10] == ["="] * 10
@@ -103,12 +105,13 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "? syntax error",
         "? unknown command",
         "=", "=",
-        "? illegal move: the game is over",
-        "? illegal move: the game is over",
+        "=",
+        "= pass",
         "= W+0.5",
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 11 of 24, game over; captured by Black 1, by White 0; score W+0.5",
-        "=", "= W+0.5", "=", "= B+0.5", ""]
+        + "ply 11 of 24, game over (2 moves after the end not played); captured by Black 1, by"
+        " White 0; score W+0.5",
+        "=", "=", "=", "= W+0.5", "=", "= B+0.5", ""]
 
 
 def test_genmove_plays_the_book_and_tells_its_decision():
@@ -137,7 +140,7 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
     assert (decision["move"], decision["source"]) == ("0,2", "exact")
     # 9 white stones + 2.5 komi against 11 black ones after the capture.
     assert decision["details"] == {"proven": "win", "margin": 0.5}
-    assert answers[2:] == ["= W+0.5", "? illegal move: the game is over", ""]
+    assert answers[2:] == ["= W+0.5", "= pass", ""]  # the game is over after ply 24
 
 
 def test_the_solver_table_lasts_until_a_new_game():
@@ -206,3 +209,82 @@ def test_the_engine_plays_gnu_go_under_our_referee(monkeypatch):
     record = play_one_game(monkeypatch, "gtp:{} --mode gtp --level 1".format(GNUGO))
     assert_a_whole_game(record)  # GNU Go may resign a lost game
     assert record["moves"][0] == "2,2"  # the engine is Black in game 1 and opens from the book
+
+
+# ---- lz-analyze -----------------------------------------------------------------------------
+
+LINE_TIMEOUT = 60.0  # seconds a line of the engine may take on a loaded machine before we fail
+INFO_FIELDS = ("move", "visits", "winrate", "prior", "order", "pv")
+
+
+def parse_info_line(line):
+    """The `info` blocks of one lz-analyze line as dicts, failing on anything out of format."""
+    blocks = []
+    for text in line.split("info ")[1:]:
+        words = text.split()
+        pv_at = words.index("pv")
+        fields = dict(zip(words[:pv_at:2], words[1:pv_at:2]))
+        assert tuple(words[:pv_at:2]) + ("pv",) == INFO_FIELDS, line
+        blocks.append({"move": gtp_engine.parse_vertex(fields["move"]),
+                       "visits": int(fields["visits"]), "winrate": int(fields["winrate"]),
+                       "prior": int(fields["prior"]), "order": int(fields["order"]),
+                       "pv": [gtp_engine.parse_vertex(word) for word in words[pv_at + 1:]]})
+    return blocks
+
+
+def read_line(process):
+    assert select.select([process.stdout], [], [], LINE_TIMEOUT)[0], "the engine fell silent"
+    return process.stdout.readline()
+
+
+def test_lz_analyze_streams_info_lines_until_the_next_command():
+    env = dict(os.environ, **SMALL_BUDGET)
+    process = subprocess.Popen([sys.executable, PLAYER, my_player.GTP_FLAG], env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
+    try:
+        process.stdin.write("lz-analyze 10\n")
+        process.stdin.flush()
+        assert read_line(process) == "=\n"
+        lines = [read_line(process) for _ in range(3)]
+        process.stdin.write("name\n")
+        process.stdin.flush()
+        rest = []
+        while not rest or rest[-1] != "= Little-Go\n":
+            rest.append(read_line(process))
+    finally:
+        process.stdin.close()
+        process.wait(LINE_TIMEOUT)
+    # Lines already on their way may come before the empty line that ends the stream.
+    assert rest[-2:] == ["\n", "= Little-Go\n"]
+    lines += rest[:-2]
+    legal = go_board.Position().legal_moves()
+    for line in lines:
+        assert line.endswith("\n") and line.startswith("info move ")
+        blocks = parse_info_line(line)
+        assert [block["order"] for block in blocks] == list(range(len(blocks)))
+        assert len({block["move"] for block in blocks}) == len(blocks)
+        for block in blocks:
+            assert block["move"] in legal and block["pv"][0] == block["move"]
+            assert block["visits"] >= 0 and 0 <= block["winrate"] <= 10000
+            assert block["prior"] == 10000 // len(legal)
+            assert all(move == go_board.PASS or 0 <= move < go_board.NUM_POINTS
+                       for move in block["pv"])
+        # The book's first move is a known win, listed first at 100%.
+        assert (blocks[0]["move"], blocks[0]["winrate"]) == (go_board.from_coord(2, 2), 10000)
+    assert sum(block["visits"] for block in parse_info_line(lines[-1])) > 0
+
+
+def test_lz_analyze_framing_and_refusals():
+    # In-process the next command is always waiting, so the stream ends before its first line.
+    assert converse(["lz-analyze 10", "name", "lz-analyze w 10", "lz-analyze b 5",
+                     "lz-analyze x", "lz-analyze 0", "play b C3", "lz-analyze", "7 name"]) == (
+        "=\n\n"
+        "= Little-Go\n\n"
+        "? cannot analyze for the side not to move\n\n"
+        "=\n\n"
+        "? syntax error\n\n"
+        "? syntax error\n\n"
+        "=\n\n"
+        "=\n\n"
+        "=7 Little-Go\n\n")

@@ -347,3 +347,19 @@ def test_go_leaf_solver_keeps_its_proofs_until_the_table_is_full(monkeypatch):
     solver.table["marker"] = True
     solver(GoState(position))
     assert "marker" not in solver.table and solver.table == kept  # started over, same proofs
+
+
+def test_a_search_grows_the_tree_of_an_earlier_one_and_its_principal_variation():
+    state, go_on = Nim(100), StopRules(when_decided=False)
+    first = core.search(state, CoinFlipEvaluator(), random.Random(1),
+                        Budget(max_simulations=200), stop=go_on)
+    second = core.search(state, CoinFlipEvaluator(), random.Random(2),
+                         Budget(max_simulations=300), stop=go_on, root=first.root)
+    assert second.root is first.root and second.simulations == 300
+    assert sum(stats.visits for stats in second.children) == 500
+    # The most visited child at every level, as far as the tree goes.
+    path, node = [], second.root
+    while node.children:
+        node = max(node.children, key=lambda child: child.visits)
+        path.append(node.action)
+    assert core.principal_variation(second.root) == path and len(path) >= 2

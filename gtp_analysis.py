@@ -1,0 +1,104 @@
+"""The GTP engine's live analysis (`lz-analyze`, Leela Zero's command as Sabaki and Lizzie use
+it): what the agent makes of every move of one position, refined slice by slice until the
+controller sends its next command.
+
+Start at `Analysis.step`, one slice of work, and `Analysis.candidates`, what is known after it.
+Certainties come first: the opening book's move when the book has it as a proven win (a known
+result or an exact proof), and, at most endgame.EXACT_PLIES_LEFT plies from the end, the exact
+solver's proof of each move in turn (an unfinished proof resumes in the next slice from the kept
+solver table). Then MCTS (mcts/core.py) in this process, one tree grown slice after slice: its
+root children give visits and mean values, and the most visited path below each its principal
+variation. A move proven either way (by the book, the solver or the search's own solver backups)
+has value 1 or 0. The tree stops growing at MAX_SIMULATIONS, which bounds its memory.
+Standard library only, Python 3.7 syntax, like the engine.
+"""
+
+import collections
+import random
+import time
+
+import endgame
+import go_board
+from mcts import core
+from mcts.budget import Budget
+from mcts.go_game import GoState, PlayoutEvaluator
+from mcts.stopping import StopRules
+
+# Tree nodes take a few hundred bytes each: this many simulations stay within a few hundred MB.
+MAX_SIMULATIONS = 400000
+
+# One move's analysis: `value` for the side to move in [0, 1] (exact when `proven`), `pv` the
+# moves from this one on.
+Candidate = collections.namedtuple("Candidate", "move visits value proven pv")
+
+
+class Analysis(object):
+    """The analysis of `position` under the agent's `settings`, proofs kept in `solver_table`."""
+
+    def __init__(self, position, settings, solver_table):
+        self.position = position
+        self.settings = settings
+        self.solver_table = solver_table
+        self.moves = position.legal_moves()  # none once the game is over
+        self.proofs = {}  # move -> core.WIN or core.LOSS for the side to move
+        book_win = settings.book.lookup(position)  # the book holds proven wins only
+        if book_win in self.moves:
+            self.proofs[book_win] = core.WIN
+        exact = settings.use_solver and \
+            go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT
+        self.unproven = [move for move in self.moves if move not in self.proofs] if exact else []
+        self.rng = random.Random(settings.seed + position.ply)
+        self.evaluator = PlayoutEvaluator(settings.knowledge)
+        self.root = None
+        self.simulations = 0
+
+    def step(self, seconds):
+        """Work for about `seconds`; False when there is nothing left to do."""
+        if self.unproven:
+            self._prove(seconds)
+            return True
+        done = self.root is not None and self.root.solved is not None
+        if not self.moves or done or self.simulations >= MAX_SIMULATIONS:
+            return False
+        result = core.search(GoState(self.position), self.evaluator, self.rng,
+                             Budget(wall_seconds=seconds,
+                                    max_simulations=MAX_SIMULATIONS - self.simulations),
+                             self.settings.exploration, StopRules(when_decided=False),
+                             root=self.root)
+        self.root = result.root
+        self.simulations += result.simulations
+        return True
+
+    def _prove(self, seconds):
+        solver = endgame.ExactSolver(time.process_time() + seconds, table=self.solver_table)
+        children = dict(solver.root_moves(self.position))
+        try:
+            while self.unproven:
+                move = self.unproven[0]
+                wins = solver.move_wins(self.position, children[move])
+                self.proofs[move] = core.WIN if wins else core.LOSS
+                self.unproven.pop(0)
+        except endgame.OutOfTime:
+            pass  # the next slice goes on from the table
+
+    def candidates(self):
+        """The moves searched or proven so far: proven wins first, then by visits, proven
+        losses last."""
+        searched = {child.action: child for child in self.root.children} if self.root else {}
+        found = []
+        for move in self.moves:
+            child = searched.get(move)
+            proof = self.proofs.get(move)
+            if proof is None and child is not None:
+                proof = child.solved
+            if child is None and proof is None:
+                continue
+            value = proof if proof is not None else child.mean()
+            pv = [move] + (core.principal_variation(child) if child is not None else [])
+            found.append(Candidate(move, child.visits if child is not None else 0, value,
+                                   proof is not None, pv))
+        rank = {core.WIN: 2, None: 1, core.LOSS: 0}
+        found.sort(key=lambda candidate: (
+            rank[candidate.value if candidate.proven else None], candidate.visits,
+            candidate.value), reverse=True)
+        return found
