@@ -1,0 +1,220 @@
+"""referee/analysis.py: each legal move's proven result from the compiled solver (a fake module
+here), the Python exact search (checked against endgame.ExactSolver and the reference solver)
+and the book."""
+
+import itertools
+import random
+import sys
+import types
+
+import pytest
+
+import endgame
+import go_board
+import opening_book
+from conftest import position_before_end
+from endgame_reference import ReferenceSolver
+from go_board import BLACK, PASS, WHITE, Position, from_coord
+from referee import analysis
+from referee.analysis import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
+from tools.build_book import KNOWN, MARGIN, PROVEN_WIN, SEARCHED, SOURCE
+
+CPU = 30.0  # never reached by these small searches: the tests do not depend on speed
+
+# Black to move at ply 19 (6 plies left), White has just played 0,1.
+LATE = """
+    O O . O .
+    X X X O O
+    O . X O .
+    . O X X X
+    X . . . O"""
+LATE_BEFORE = """
+    O . . O .
+    X X X O O
+    O . X O .
+    . O X X X
+    X . . . O"""
+
+# Black to move at ply 15 (10 plies left), White has just played 3,0: a proof of every move
+# takes a few thousand nodes, their margins many more.
+MIDGAME = """
+    . . X X .
+    . X O . X
+    . O . O O
+    O . O X .
+    O . . . ."""
+MIDGAME_BEFORE = """
+    . . X X .
+    . X O . X
+    . O . O O
+    . . O X .
+    O . . . ."""
+
+# Black to move at ply 5: 20 plies left, beyond the Python exact search.
+EARLY = """
+    . . . . .
+    . X O . .
+    . . X . .
+    . . O . .
+    . . . . ."""
+
+
+def late_position():
+    return Position.from_text(LATE, to_move=BLACK, ply=19, previous=LATE_BEFORE)
+
+
+def expected_results(position):
+    """{move text: (result, margin in points)} by endgame.ExactSolver (win or loss) and the
+    unoptimised reference solver (margins), move by move."""
+    solver = endgame.ExactSolver()
+    expected = {}
+    for move, child in solver.root_moves(position):
+        after = position.play(move)
+        if after.is_over:
+            margin = go_board.margin(go_board.popcount(after.stones(position.to_move))
+                                     - go_board.popcount(after.stones(after.to_move)),
+                                     position.to_move)
+        else:
+            margin = -ReferenceSolver().margin(after) / 2.0
+        won = solver.move_wins(position, child)
+        assert won == (margin > 0)
+        expected[go_board.move_to_text(move)] = (WIN if won else LOSS, margin)
+    return expected
+
+
+def as_pairs(answer):
+    return {move: (known["result"], known.get("margin")) for move, known in answer["moves"].items()}
+
+
+def test_the_exact_search_gives_every_move_its_result_and_margin():
+    position = late_position()
+    answer = analysis.move_results(position, CPU, book_entries={})
+    assert as_pairs(answer) == expected_results(position)
+    # Only 0,2 and 2,4 win, both by 1.5; passing loses by 3.5.
+    assert as_pairs(answer) == {
+        "0,2": (WIN, 1.5), "2,4": (WIN, 1.5), "2,1": (LOSS, -1.5), "3,0": (LOSS, -2.5),
+        "4,1": (LOSS, -1.5), "4,2": (LOSS, -0.5), "4,3": (LOSS, -1.5), "PASS": (LOSS, -3.5)}
+    assert (answer["source"], answer["result"], answer["margin"], answer["unknown"]) == \
+        (SOURCE_SEARCH, WIN, 1.5, False)
+
+
+def test_after_a_winning_move_every_reply_of_the_opponent_is_a_proven_loss():
+    position = late_position().play(from_coord(0, 2))
+    answer = analysis.move_results(position, CPU, book_entries={})
+    assert position.to_move == WHITE
+    assert as_pairs(answer) == expected_results(position)
+    assert {known["result"] for known in answer["moves"].values()} == {LOSS}
+    assert set(answer["moves"]) == {go_board.move_to_text(m) for m in position.legal_moves()}
+    assert (answer["result"], answer["margin"], answer["unknown"]) == (LOSS, -1.5, False)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_seeded_late_positions_agree_with_the_solvers(seed):
+    position = position_before_end(random.Random(seed), 5, 0.1, 0.5)
+    answer = analysis.move_results(position, CPU, book_entries={})
+    assert as_pairs(answer) == expected_results(position)
+
+
+@pytest.mark.parametrize("deadline_checks, all_results", [(1, False), (5, True)])
+def test_what_was_proven_before_the_cpu_ran_out_is_kept_and_the_rest_is_unknown(
+        deadline_checks, all_results):
+    position = Position.from_text(MIDGAME, to_move=BLACK, ply=15, previous=MIDGAME_BEFORE)
+    # A clock one second later at every reading: the search stops at its `deadline_checks`th
+    # deadline check (one every 1,024 nodes), before any margin is known.
+    clock = itertools.count().__next__
+    answer = analysis.move_results(position, deadline_checks, book_entries={}, clock=clock)
+    assert answer["source"] == SOURCE_SEARCH and answer["margin"] is None
+    assert answer["unknown"] != all_results
+    assert (len(answer["moves"]) == len(position.legal_moves())) == all_results
+    solver = endgame.ExactSolver()
+    for move, child in solver.root_moves(position):
+        known = answer["moves"].get(go_board.move_to_text(move))
+        if known is not None:
+            assert known == {"result": WIN if solver.move_wins(position, child) else LOSS}
+    if all_results:
+        assert answer["result"] == (WIN if solver.mover_wins(position) else LOSS)
+
+
+def test_too_many_plies_left_for_the_search_and_no_book_is_not_proven():
+    position = Position.from_text(EARLY, to_move=BLACK, ply=5)
+    assert go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT
+    assert analysis.move_results(position, CPU, book_entries={}) == {
+        "source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+
+
+def book_with(position, move, source, margin=None):
+    key, answer = opening_book.entry(position, move)
+    return {key: {opening_book.MOVE: answer, SOURCE: source, MARGIN: margin}}
+
+
+@pytest.mark.parametrize("source, margin", [(PROVEN_WIN, 3.5), (KNOWN, None)])
+def test_a_proven_book_move_is_a_win_and_the_other_moves_are_unknown(source, margin):
+    # A mirrored image of EARLY: the book's key is the canonical one, its move mapped back.
+    position = Position.from_text(EARLY, to_move=BLACK, ply=5).transformed(5)
+    move = position.legal_placements()[3]
+    answer = analysis.move_results(position, CPU, book_entries=book_with(position, move, source,
+                                                                         margin))
+    expected = {"result": WIN} if margin is None else {"result": WIN, "margin": margin}
+    assert answer == {"source": SOURCE_BOOK, "result": WIN, "margin": margin,
+                      "moves": {go_board.move_to_text(move): expected}, "unknown": True}
+
+
+def test_a_searched_book_move_is_not_a_proof():
+    position = Position()
+    answer = analysis.move_results(position, CPU,
+                                   book_entries=book_with(position, from_coord(2, 2), SEARCHED))
+    assert answer["source"] is None and answer["moves"] == {}
+
+
+def test_the_book_file_proves_blacks_centre():
+    answer = analysis.move_results(Position(), CPU)
+    assert (answer["source"], answer["moves"]) == (SOURCE_BOOK, {"2,2": {"result": WIN}})
+
+
+def test_a_finished_game_has_no_moves():
+    over = Position().play(from_coord(2, 2)).play(PASS).play(PASS)
+    assert over.is_over
+    assert analysis.move_results(over, CPU, book_entries={}) == {
+        "source": None, "result": None, "margin": None, "moves": {}, "unknown": False}
+
+
+class FakeSolver(types.ModuleType):
+    """The compiled solver's API (`available`, `analyse`, `OutOfTime`) with a fixed answer."""
+
+    class OutOfTime(Exception):
+        pass
+
+    def __init__(self, built=True, answer=None):
+        types.ModuleType.__init__(self, analysis.SOLVER_MODULE)
+        self.built, self.fixed, self.calls = built, answer, []
+
+    def available(self):
+        return self.built
+
+    def analyse(self, position, cpu_limit=None):
+        self.calls.append((position, cpu_limit))
+        if self.fixed is None:
+            raise self.OutOfTime()
+        return self.fixed
+
+
+def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkeypatch):
+    position = late_position()
+    fake = FakeSolver(answer={"result": "win", "margin": 1.5, "nodes": 10, "cpu": 0.1,
+                              "moves": {"0,2": "win", "2,1": "loss", "0,0": "win",
+                                        "PASS": "loss"}})
+    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, fake)
+    answer = analysis.move_results(position, 2.0, book_entries={})
+    assert fake.calls == [(position, 2.0)]
+    assert answer == {"source": SOURCE_SOLVER, "result": WIN, "margin": 1.5, "unknown": True,
+                      "moves": {"0,2": {"result": WIN}, "2,1": {"result": LOSS},
+                                "PASS": {"result": LOSS}}}  # 0,0 is occupied
+
+
+@pytest.mark.parametrize("fake", [FakeSolver(built=False), FakeSolver(answer=None)],
+                         ids=["not built", "out of time"])
+def test_without_a_compiled_answer_the_python_search_answers(monkeypatch, fake):
+    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, fake)
+    answer = analysis.move_results(late_position(), CPU, book_entries={})
+    assert answer["source"] == SOURCE_SEARCH
+    assert as_pairs(answer) == expected_results(late_position())
