@@ -6,7 +6,8 @@ proves something answers; the others are not asked:
    when it is importable and built (`solver.available()`); it answers for every move at once.
 2. the Python exact search (`search_moves`, endgame.ExactSolver) when at most
    endgame.EXACT_PLIES_LEFT plies are left: win or loss of each move, then each move's exact
-   margin while the CPU lasts. What it proved before the CPU ran out is kept.
+   margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is
+   kept.
 3. the opening book (`book_moves`): the book's move is a proven win when its entry says it was
    proven (or is a known result of rules.md); the other moves stay unknown.
 
@@ -99,7 +100,8 @@ def search_moves(position, deadline, clock):
     try:
         for move, child in root:
             moves[move] = {"result": WIN if solver.move_wins(position, child) else LOSS}
-        for move, child in root:
+        # The winning moves' margins first: by how much one wins is what the page most needs.
+        for move, child in sorted(root, key=lambda item: moves[item[0]]["result"] != WIN):
             moves[move]["margin"] = exact_margin(solver, position, child) / HALF_POINTS
     except endgame.OutOfTime:
         pass
