@@ -91,7 +91,7 @@ def solver_moves(position, cpu_limit):
 
 def search_moves(position, deadline, clock):
     """`(moves, margin)` from endgame.ExactSolver, or None when too many plies are left or
-    nothing was proven by `deadline`. The margin is the position's when every move has one."""
+    nothing was proven by `deadline`. The margin is the position's, or None when unknown."""
     if go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT:
         return None
     solver = endgame.ExactSolver(cpu_deadline=deadline, clock=clock)
@@ -107,7 +107,10 @@ def search_moves(position, deadline, clock):
         pass
     if not moves:
         return None
-    margins = [result.get("margin") for result in moves.values()]
+    # The position's margin is its best move's: a winning one's when any wins (losing moves'
+    # margins are negative), so the losing moves' margins are not needed then.
+    wins = [known for known in moves.values() if known["result"] == WIN]
+    margins = [known.get("margin") for known in (wins or moves.values())]
     complete = len(moves) == len(root) and None not in margins
     return moves, max(margins) if complete else None
 

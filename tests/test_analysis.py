@@ -50,6 +50,20 @@ MIDGAME_BEFORE = """
     . . O X .
     O . . . ."""
 
+# Black to move at ply 17, White has just played 4,4: 1,2, 2,1 and 3,1 win, the best by 0.5.
+THREE_WINNING_MOVES = """
+    X X . O .
+    . X . O .
+    X . O X .
+    O . X X .
+    . O . . O"""
+THREE_WINNING_MOVES_BEFORE = """
+    X X . O .
+    . X . O .
+    X . O X .
+    O . X X .
+    . O . . ."""
+
 # Black to move at ply 5: 20 plies left, beyond the Python exact search.
 EARLY = """
     . . . . .
@@ -133,6 +147,28 @@ def test_what_was_proven_before_the_cpu_ran_out_is_kept_and_the_rest_is_unknown(
             assert known == {"result": WIN if solver.move_wins(position, child) else LOSS}
     if all_results:
         assert answer["result"] == (WIN if solver.mover_wins(position) else LOSS)
+
+
+def test_the_winning_moves_margins_come_first_and_give_the_positions():
+    position = Position.from_text(THREE_WINNING_MOVES, to_move=BLACK, ply=17,
+                                  previous=THREE_WINNING_MOVES_BEFORE)
+    # Stopped at the 8th deadline check: every result and the winners' margins are known (in
+    # search order the margins of some losing moves come first, and are not).
+    answer = analysis.move_results(position, 8, book_entries={},
+                                   clock=itertools.count().__next__)
+    assert (answer["result"], answer["margin"], answer["unknown"]) == (WIN, 0.5, False)
+    wins = {move: known for move, known in answer["moves"].items() if known["result"] == WIN}
+    assert set(wins) == {"1,2", "2,1", "3,1"}
+    assert [known for known in answer["moves"].values() if "margin" not in known]
+    solver = endgame.ExactSolver()
+    root = solver.root_moves(position)
+    assert {move: known["result"] for move, known in answer["moves"].items()} == {
+        go_board.move_to_text(move): WIN if solver.move_wins(position, child) else LOSS
+        for move, child in root}
+    for move, child in root:
+        if go_board.move_to_text(move) in wins:
+            margin = -endgame.ExactSolver().value(*(child + (endgame.WORST, -endgame.WORST)))
+            assert wins[go_board.move_to_text(move)]["margin"] == margin / 2.0
 
 
 def test_too_many_plies_left_for_the_search_and_no_book_is_not_proven():
