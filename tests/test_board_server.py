@@ -281,6 +281,16 @@ def test_the_analysis_api_answers_pending_then_the_result_once_per_position(runn
         409, {"error": "it is not your turn: nothing to analyse"})
 
 
+def broken_analysis(position, cpu_limit):
+    raise ZeroDivisionError("a bug")
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_failed_analysis_is_an_error_not_a_wait(running, monkeypatch):
+    monkeypatch.setattr(analysis, "move_results", broken_analysis)
+    assert get(running("passer") + "/api/analysis") == (500, {"error": "the analysis failed"})
+
+
 def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):
     server = subprocess.Popen([sys.executable, HOST, "serve", "--port", "0", "--colour", "2",
                                "--runs", str(tmp_path)],
