@@ -5,10 +5,14 @@ player spec of players.py (by default the agent as a GTP engine), played on go_b
 that a refused click says the rules' reason. After each of the opponent's moves the session
 reads the agent's decision record from the player's log (`agent.read_decisions`), which is
 what the page shows as "what the agent thought". A finished game is saved as SGF under
-runs/board/, and every SGF under runs/ can be replayed move by move (`replay`).
+runs/board/, and every SGF under runs/ can be replayed move by move (`replay`). On the person's
+turn the page asks for the proven results of their moves (`analysis_job`: referee/analysis.py
+on a thread of its own, once per position).
 
 `make_server` serves the page's files (referee/board/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
+    GET  /api/analysis        on the person's turn, the proven result of each of their moves
+                              (referee/analysis.py's JSON), or {"pending": true} while working
     POST /api/new   {colour}  a new game, the person playing `colour` (1 Black, 2 White)
     POST /api/move  {move}    the person's move, `i,j` or `PASS`; then the opponent's answer
     GET  /api/games           the SGF files under runs/
@@ -28,7 +32,7 @@ import agent
 import course_io
 import go_board
 from gtp_engine import GTP_FLAG, score_text
-from referee import judge, rules
+from referee import analysis, judge, rules
 from referee.player import MoveLimits
 from referee.players import LOG_SUFFIX, make_player
 from referee.sgf import game_to_sgf, sgf_moves
@@ -41,6 +45,10 @@ STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 SAVED_GAMES_DIR = "board"  # under the runs directory
 PERSON = "you"
 SGF_SUFFIX = ".sgf"
+# The CPU one position's proven results may take (the analysing thread's own CPU), and how long
+# a request waits for them before answering "pending" (the page then asks again).
+ANALYSIS_CPU_SECONDS = 2.0
+ANALYSIS_WAIT_SECONDS = 1.0
 
 
 AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's name on the page
@@ -86,6 +94,26 @@ def position_view(position, last_move, captured):
                       "result": score_text(position)}}
 
 
+class AnalysisJob(object):
+    """One position's proven results (analysis.move_results), worked out on a daemon thread so
+    that the server keeps answering; `wait` gives them once they are there."""
+
+    def __init__(self, position):
+        self.answer = None
+        self.done = threading.Event()
+        threading.Thread(target=self.run, args=(position,), daemon=True).start()
+
+    def run(self, position):
+        try:
+            self.answer = analysis.move_results(position, ANALYSIS_CPU_SECONDS)
+        finally:
+            self.done.set()
+
+    def wait(self, seconds):
+        """`(finished, answer)` after at most `seconds`: answer None when the analysis failed."""
+        return self.done.wait(seconds), self.answer
+
+
 class BoardSession(object):
     """The game at the page. Every method runs under `lock` (the server is threaded)."""
 
@@ -101,6 +129,7 @@ class BoardSession(object):
         self.work_dir = tempfile.mkdtemp(prefix="littlego-board-")
         self.games = 0
         self.opponent = None
+        self.analyses = {}  # Position.key() -> AnalysisJob, for every game of the session
         make_player(opponent_spec, limits, builtin_players)  # an unknown one fails at once
 
     def new_game(self, person_colour):
@@ -230,6 +259,17 @@ class BoardSession(object):
                     saved_as=self.saved_as)
         return view
 
+    def analysis_job(self):
+        """The AnalysisJob of the current position (started on the first request), or None when
+        it is not the person's turn."""
+        position = self.position
+        if self.result is not None or position.is_over or position.to_move != self.person:
+            return None
+        key = position.key()
+        if key not in self.analyses:
+            self.analyses[key] = AnalysisJob(position)
+        return self.analyses[key]
+
     def saved_games(self):
         games = []
         for root, _, files in os.walk(self.runs_dir):
@@ -271,6 +311,8 @@ class BoardHandler(BaseHTTPRequestHandler):
         if url.path == "/api/state":
             with session.lock:
                 return self.send_json(session.state())
+        if url.path == "/api/analysis":
+            return self.send_analysis()
         if url.path == "/api/games":
             return self.send_json(session.saved_games())
         if url.path == "/api/replay":
@@ -285,6 +327,19 @@ class BoardHandler(BaseHTTPRequestHandler):
             return self.send_json({"error": "not found"}, 404)
         with open(path, "rb") as handle:
             self.send_body(handle.read(), STATIC_TYPES[extension])
+
+    def send_analysis(self):
+        """The session lock is held only to find the job: the wait must not stop other requests."""
+        with self.session.lock:
+            job = self.session.analysis_job()
+        if job is None:
+            return self.send_json({"error": "it is not your turn: nothing to analyse"}, 409)
+        finished, answer = job.wait(ANALYSIS_WAIT_SECONDS)
+        if not finished:
+            return self.send_json({"pending": True})
+        if answer is None:
+            return self.send_json({"error": "the analysis failed"}, 500)
+        return self.send_json(answer)
 
     def do_POST(self):
         session = self.session

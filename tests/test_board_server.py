@@ -17,7 +17,7 @@ import pytest
 from sgfmill import sgf
 
 import agent
-from referee import judge, rules
+from referee import analysis, judge, rules, serve
 from referee.player import MoveLimits
 from referee.serve import AGENT_NAME, BoardSession, make_server
 from referee.sgf import game_to_sgf, sgf_moves
@@ -176,31 +176,122 @@ def test_the_agents_decision_is_read_from_its_log(make_session, monkeypatch):
     assert candidates[0]["move"] == decision["move"]
 
 
-def test_the_http_api_serves_the_page_and_the_game(make_session):
+# Black's moves against "last" (which fills from 4,4 backwards) up to ply 19, where Black wins
+# whatever it plays but by more at 3,3, 3,4 and 4,2.
+LATE_MOVES = ["2,0", "2,1", "2,2", "2,3", "2,4", "3,0", "3,1", "3,2", "1,1"]
+LATE_BOARD = """
+    . . . . .
+    . X . . .
+    X X X X X
+    X X X . .
+    . . . O O"""
+
+
+def test_the_proven_results_of_the_persons_moves(make_session):
     session = make_session("last")
-    server = make_server(session, port=0)
-    thread = threading.Thread(target=server.serve_forever)
-    thread.start()
-    base = "http://127.0.0.1:{}".format(server.server_address[1])
-    try:
-        with urllib.request.urlopen(base + "/", timeout=10) as page:
-            assert b"<title>Little-Go</title>" in page.read()
-        request = urllib.request.Request(base + "/api/move", data=b'{"move": "1,1"}',
-                                         method="POST")
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            state = json.loads(answer.read().decode())
-        assert (state["ply"], state["last_move"]) == (2, "4,4")
-        with urllib.request.urlopen(base + "/api/games", timeout=10) as answer:
-            assert json.loads(answer.read().decode()) == []
-        for path in ("/board.py", "/../serve.py", "/nothing.js"):
-            with pytest.raises(urllib.error.HTTPError) as refused:
-                urllib.request.urlopen(base + path, timeout=10)
-            assert refused.value.code == 404
-    finally:
+    for move in LATE_MOVES:
+        session.person_moves(move)
+    assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 18)
+    finished, answer = session.analysis_job().wait(60)
+    assert finished
+    assert answer == analysis.move_results(session.position, 60.0)
+    assert (answer["source"], answer["result"], answer["unknown"]) == (
+        analysis.SOURCE_SEARCH, analysis.WIN, False)
+    assert {move for move, known in answer["moves"].items() if known["margin"] == 6.5} == {
+        "3,3", "3,4", "4,2"}
+    assert answer["margin"] == 6.5 and answer["moves"]["PASS"] == {"result": "win", "margin": 3.5}
+
+
+def test_no_analysis_when_it_is_not_the_persons_turn(make_session):
+    session = make_session("passer")
+    session.person_moves("2,2")
+    session.person_moves("PASS")
+    assert session.state()["result"] is not None
+    assert session.analysis_job() is None
+
+
+class HeldAnalysis(object):
+    """analysis.move_results held until `released` is set, counting its calls."""
+
+    def __init__(self):
+        self.calls = []
+        self.released = threading.Event()
+
+    def __call__(self, position, cpu_limit):
+        self.calls.append((position.ply, cpu_limit))
+        self.released.wait(30)
+        return {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+
+
+@pytest.fixture
+def running(make_session):
+    """`start(opponent)`: a new session served over HTTP on a free port; returns its URL."""
+    servers = []
+
+    def start(opponent):
+        server = make_server(make_session(opponent), port=0)
+        thread = threading.Thread(target=server.serve_forever)
+        thread.start()
+        servers.append((server, thread))
+        return "http://{}:{}".format(*server.server_address)
+    yield start
+    for server, thread in servers:
         server.shutdown()
         server.server_close()
         thread.join(10)
-    assert server.server_address[0] == "127.0.0.1"
+
+
+def get(url):
+    """`(HTTP status, JSON answer)` of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, json.loads(answer.read().decode())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read().decode())
+
+
+def test_the_http_api_serves_the_page_and_the_game(running):
+    base = running("last")
+    assert base.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(base + "/", timeout=10) as page:
+        assert b"<title>Little-Go</title>" in page.read()
+    request = urllib.request.Request(base + "/api/move", data=b'{"move": "1,1"}', method="POST")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        state = json.loads(answer.read().decode())
+    assert (state["ply"], state["last_move"]) == (2, "4,4")
+    assert get(base + "/api/games") == (200, [])
+    for path in ("/board.py", "/../serve.py", "/nothing.js"):
+        assert get(base + path) == (404, {"error": "not found"})
+
+
+def test_the_analysis_api_answers_pending_then_the_result_once_per_position(running,
+                                                                            monkeypatch):
+    held = HeldAnalysis()
+    monkeypatch.setattr(analysis, "move_results", held)
+    monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 0.05)
+    base = running("passer")
+    assert get(base + "/api/analysis") == (200, {"pending": True})
+    assert get(base + "/api/state")[0] == 200  # the held analysis blocks no other request
+    held.released.set()
+    expected = {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+    monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 30)
+    assert get(base + "/api/analysis") == (200, expected)
+    assert get(base + "/api/analysis") == (200, expected)
+    assert held.calls == [(1, serve.ANALYSIS_CPU_SECONDS)]
+    request = urllib.request.Request(base + "/api/move", data=b'{"move": "PASS"}', method="POST")
+    urllib.request.urlopen(request, timeout=10).close()  # Black's pass at ply 1 ends the game
+    assert get(base + "/api/analysis") == (
+        409, {"error": "it is not your turn: nothing to analyse"})
+
+
+def broken_analysis(position, cpu_limit):
+    raise ZeroDivisionError("a bug")
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_failed_analysis_is_an_error_not_a_wait(running, monkeypatch):
+    monkeypatch.setattr(analysis, "move_results", broken_analysis)
+    assert get(running("passer") + "/api/analysis") == (500, {"error": "the analysis failed"})
 
 
 def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):

@@ -3,7 +3,9 @@
 A whole game against the random player is played by clicking the page; the final score the page
 shows must be the referee's (the game's SGF replayed through referee.judge, which shares no code
 with the go_board rules the server plays on). A refused click shows its reason, the agent's
-analysis appears after its move, and a saved SGF replays with the slider. The server and the
+analysis appears after its move, and a saved SGF replays with the slider. The proven results of
+the person's moves tint exactly the points /api/analysis names (its exactness is
+tests/test_analysis.py's). The server and the
 browser are stopped whatever happens, and every wait is bounded.
 """
 
@@ -213,3 +215,76 @@ def test_a_refused_click_and_the_agents_analysis(browser, served, tmp_path):
     click_and_wait(browser, browser.find_element("id", "board-2-2"))
     assert text_of(browser, "message") == "2,2 is refused: point is occupied"
     assert text_of(browser, "ply") == "2"
+
+
+# Plies played before the person's move whose proven results are checked: 8 plies are left,
+# which the exact search proves well within serve.ANALYSIS_CPU_SECONDS.
+LATE_PLY = 16
+RESULT_CLASSES = {"win": "result-win", "loss": "result-loss"}
+
+
+def wait_for_results(driver):
+    wait_for(driver, lambda: driver.execute_script("return document.body.dataset.results")
+             in ("shown", "unknown"), "the proven results")
+
+
+def tinted(driver):
+    """{move: (class, margin label)} of every tinted point and of the Pass button."""
+    found = {}
+    for result, name in RESULT_CLASSES.items():
+        for element in driver.find_elements("css selector", "#board .point.{0}, #pass.{0}".format(
+                name)):
+            move = "PASS" if element.get_attribute("id") == "pass" else \
+                element.get_attribute("data-move")
+            labels = element.find_elements("css selector", ".margin")
+            found[move] = (name, labels[0].text if labels else "")
+    return found
+
+
+def label_of(margin):
+    """A margin as the page writes it: +3.5, \u22121.5."""
+    return "{}{:g}".format("+" if margin > 0 else "\u2212", abs(margin))
+
+
+def expected_tints(answer):
+    """What `tinted` must find for an /api/analysis answer: the Pass button has no label."""
+    return {move: (RESULT_CLASSES[known["result"]],
+                   label_of(known["margin"]) if "margin" in known and move != "PASS" else "")
+            for move, known in answer["moves"].items()}
+
+
+def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_path):
+    open_page(browser, served("random"))
+    wait_for_results(browser)
+    # The book's proven first move, and nothing else known.
+    assert tinted(browser) == {"2,2": ("result-win", "")}
+    assert text_of(browser, "results-source") == (
+        "proven results: from the book; you win with best play; the moves not tinted are not "
+        "proven here.")
+    legend = text_of(browser, "results-legend")
+    assert "proven win for you" in legend and "proven loss" in legend
+    # A first move the book does not answer: nothing is proven at ply 3.
+    click_and_wait(browser, browser.find_element("id", "board-0-0"))
+    wait_for_results(browser)
+    assert tinted(browser) == {}
+    assert text_of(browser, "results-source") == "proven results: not proven here."
+    # Onwards by the first point the rules accept, to a position the exact search proves.
+    while int(text_of(browser, "ply")) < LATE_PLY:
+        assert not text_of(browser, "result"), "the game ended early"
+        ply_before = text_of(browser, "ply")
+        empty = [point.get_attribute("id") for point in
+                 browser.find_elements("css selector", "#board .point:not(.taken)")]
+        for point_id in empty:
+            click_and_wait(browser, browser.find_element("id", point_id))
+            if text_of(browser, "ply") != ply_before:
+                break
+    wait_for_results(browser)
+    answer = browser.execute_script("return fetch('/api/analysis').then(r => r.json())")
+    assert answer["source"] == "exact search" and not answer["unknown"]
+    assert tinted(browser) == expected_tints(answer)
+    assert not browser.find_elements("css selector", "#board .point.taken[class*=result-]")
+    verdict = {"win": "you win with best play", "loss": "you lose against best play"}
+    margin = "" if answer["margin"] is None else " ({})".format(label_of(answer["margin"]))
+    assert text_of(browser, "results-source") == \
+        "proven results: from the exact search; {}{}.".format(verdict[answer["result"]], margin)
+    browser.save_screenshot(str(tmp_path / "proven-results.png"))

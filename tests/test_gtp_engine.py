@@ -239,7 +239,7 @@ def read_line(process):
 
 def test_lz_analyze_streams_info_lines_until_the_next_command():
     env = dict(os.environ, **SMALL_BUDGET)
-    process = subprocess.Popen([sys.executable, PLAYER, my_player.GTP_FLAG], env=env,
+    process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
     try:

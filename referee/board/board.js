@@ -72,6 +72,7 @@ function show(state) {
     delete result.dataset.winner;
   }
   showDecision(state.decision, state.names[String(3 - state.person)]);
+  askResults(state);
   if (state.result) loadGameList(state.saved_as);
 }
 
@@ -121,6 +122,73 @@ function showDecision(decision, opponent) {
       " worker(s); value = the mover's mean playout result.";
     box.appendChild(note);
   }
+}
+
+// ---- Proven results of the person's moves (GET /api/analysis, referee/analysis.py) ----------
+// Asked for on every position where it is the person's turn; the server answers "pending" while
+// it works, and the page asks again. An answer for a position the page has left is dropped.
+const RESULTS_POLL_MS = 500;
+const RESULT_CLASSES = { win: "result-win", loss: "result-loss" };
+const VERDICTS = { win: "you win with best play", loss: "you lose against best play" };
+let resultsAsked = 0;  // which position the answer being awaited belongs to
+
+function askResults(state) {
+  const asked = ++resultsAsked;
+  $("pass").classList.remove(...Object.values(RESULT_CLASSES));
+  $("pass").removeAttribute("title");
+  if (state.result || state.over || state.to_move !== state.person) {
+    showResultsLine("", "none");
+    return;
+  }
+  showResultsLine("proven results: working…", "working");
+  pollResults(asked);
+}
+
+async function pollResults(asked) {
+  let answer;
+  try {
+    answer = await (await fetch("/api/analysis")).json();
+  } catch (error) {
+    answer = { error: "the server did not answer" };
+  }
+  if (asked !== resultsAsked) return;
+  if (answer.pending) setTimeout(() => pollResults(asked), RESULTS_POLL_MS);
+  else if (answer.error) showResultsLine("proven results: " + answer.error, "error");
+  else showResults(answer);
+}
+
+function showResultsLine(text, status) {
+  $("results-source").textContent = text;
+  document.body.dataset.results = status;
+}
+
+function marginText(margin) {
+  return (margin > 0 ? "+" : "−") + Math.abs(margin);
+}
+
+// Tints the legal moves the answer knows: their points on the board, and the Pass button.
+function showResults(analysis) {
+  for (const [move, known] of Object.entries(analysis.moves)) {
+    const hasMargin = known.margin !== undefined && known.margin !== null;
+    const title = "proven " + known.result + (hasMargin ? " by " + Math.abs(known.margin) : "");
+    const target = move === "PASS" ? $("pass") : $("board-" + move.replace(",", "-"));
+    target.classList.add(RESULT_CLASSES[known.result]);
+    target.title = title;
+    if (move !== "PASS" && hasMargin) {
+      const label = document.createElement("span");
+      label.className = "margin";
+      label.textContent = marginText(known.margin);
+      target.appendChild(label);
+    }
+  }
+  let line = "proven results: " +
+    (analysis.source ? "from the " + analysis.source : "not proven here");
+  if (analysis.result) {
+    line += "; " + VERDICTS[analysis.result] +
+      (analysis.margin !== null ? " (" + marginText(analysis.margin) + ")" : "");
+  }
+  if (analysis.source && analysis.unknown) line += "; the moves not tinted are not proven here";
+  showResultsLine(line + ".", analysis.source ? "shown" : "unknown");
 }
 
 async function post(path, body) {
