@@ -70,20 +70,32 @@ def summary(source, legal, moves, margin):
 
 def solver_moves(position, cpu_limit):
     """`(moves, margin)` from the compiled solver, or None when it is missing, not built or out
-    of time."""
+    of time: every move's result first, then, with what is left of `cpu_limit`, every move's
+    exact margin and the position's (kept without them when they do not finish)."""
     try:
         import solver
     except ImportError:
         return None
     if not solver.available():
         return None
+    deadline = time.process_time() + cpu_limit  # the solver's limits are process CPU
     try:
         answer = solver.analyse(position, cpu_limit=cpu_limit)
     except solver.OutOfTime:
         return None
     moves = {move: {"result": result} for move, result in answer["moves"].items()
              if result in (WIN, LOSS)}
-    return moves, answer.get("margin")
+    left = deadline - time.process_time()
+    if left <= 0:
+        return moves, None
+    try:
+        detailed = solver.analyse(position, cpu_limit=left, margins=True)
+    except solver.OutOfTime:
+        return moves, None
+    for move, points in detailed["move_margins"].items():
+        if move in moves:
+            moves[move]["margin"] = points
+    return moves, detailed["margin"]
 
 
 def search_moves(position, deadline, clock):

@@ -32,6 +32,7 @@ MAX_TABLE_BITS = 34
 # The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
 ABORTED = -1
 ILLEGAL = -2
+NO_WIN = -3
 NOT_A_MOVE = -1
 # The extremes of a final stone difference.
 VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
@@ -78,6 +79,9 @@ def _load():
         library.lg_at_least.restype = ctypes.c_int
         library.lg_at_least.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
             ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_double]
+        library.lg_winning_move.restype = ctypes.c_int
+        library.lg_winning_move.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
+            ctypes.c_int, ctypes.c_int, ctypes.c_double]
         _library = library
     return _library
 
@@ -145,6 +149,18 @@ class Solver(object):
         if result == ILLEGAL:
             raise ValueError("{} is not a legal move here".format(go_board.move_to_text(move)))
         return bool(result)
+
+    def winning_move(self, position, cpu_limit=None):
+        """A move that wins for the side to move (the one the proof found), or None when the
+        position is lost. Deterministic: the same questions in the same order on a table of the
+        same size give the same move."""
+        result = self._lib.lg_winning_move(
+            self._handle, position.black, position.white, position.prev_black,
+            position.prev_white, _search_ply(position), needed_diff(position.to_move),
+            cpu_limit or 0.0)
+        if result == ABORTED:
+            raise OutOfTime()
+        return None if result == NO_WIN else result
 
     def wins(self, position, move=None, cpu_limit=None):
         """Whether the side to move wins `position` (after `move`, when given) under perfect

@@ -12,6 +12,7 @@ import pytest
 import endgame
 import go_board
 import opening_book
+import solver as compiled_solver  # the real one: tests swap fakes in under its name
 from conftest import position_before_end
 from endgame_reference import ReferenceSolver
 from go_board import BLACK, PASS, WHITE, Position, from_coord
@@ -218,11 +219,18 @@ class FakeSolver(types.ModuleType):
     def available(self):
         return self.built
 
-    def analyse(self, position, cpu_limit=None):
-        self.calls.append((position, cpu_limit))
-        if self.fixed is None:
+    def analyse(self, position, cpu_limit=None, margins=False):
+        self.calls.append((position, margins))
+        if self.fixed is None or margins and "move_margins" not in self.fixed:
             raise self.OutOfTime()
         return self.fixed
+
+
+@pytest.fixture(autouse=True)
+def without_the_compiled_solver(monkeypatch):
+    """The Python search and the book are the sources under test unless a test puts a solver
+    module in place itself."""
+    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, FakeSolver(built=False))
 
 
 def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkeypatch):
@@ -232,8 +240,8 @@ def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkey
                                         "PASS": "loss"}})
     monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, fake)
     answer = analysis.move_results(position, 2.0, book=opening_book.NO_BOOK)
-    assert fake.calls == [(position, 2.0)]
-    assert answer == {"source": SOURCE_SOLVER, "result": WIN, "margin": 1.5, "unknown": True,
+    assert fake.calls == [(position, False), (position, True)]  # the margins ran out of time
+    assert answer == {"source": SOURCE_SOLVER, "result": WIN, "margin": None, "unknown": True,
                       "moves": {"0,2": {"result": WIN}, "2,1": {"result": LOSS},
                                 "PASS": {"result": LOSS}}}  # 0,0 is occupied
 
@@ -245,3 +253,12 @@ def test_without_a_compiled_answer_the_python_search_answers(monkeypatch, fake):
     answer = analysis.move_results(late_position(), CPU, book=opening_book.NO_BOOK)
     assert answer["source"] == SOURCE_SEARCH
     assert as_pairs(answer) == expected_results(late_position())
+
+
+def test_the_compiled_solver_gives_the_python_searchs_results_and_margins(monkeypatch):
+    assert compiled_solver.available(), "the compiled solver is not built: run `make solver`"
+    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, compiled_solver)
+    position = late_position()
+    answer = analysis.move_results(position, 60.0, book=opening_book.NO_BOOK)
+    assert answer["source"] == SOURCE_SOLVER
+    assert as_pairs(answer) == expected_results(position)

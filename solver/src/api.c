@@ -5,7 +5,8 @@
  * played. `move` is -1 for the position itself or a move (0..24, 25 = PASS) to judge the
  * position after it; a threshold is on the final stone difference (own - opponent) of the side
  * to move in the position given, so the binding, which owns the komi, asks "win" as one
- * threshold. Results: 1 yes, 0 no, LG_ABORTED (the CPU limit passed), LG_ILLEGAL.
+ * threshold. Results: 1 yes, 0 no, LG_ABORTED (the CPU limit passed), LG_ILLEGAL; and
+ * lg_winning_move's move, or LG_NO_WIN.
  */
 #include <time.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #define LG_ABORTED SEARCH_ABORTED
 #define LG_ILLEGAL (-2)
+#define LG_NO_WIN (-3)
 #define LG_NOT_ROOT_MOVE (-1)
 
 typedef struct {
@@ -90,4 +92,32 @@ int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_blac
         return LG_ILLEGAL;
     int result = decide(s, &child, 1 - threshold);
     return result == LG_ABORTED ? LG_ABORTED : !result;
+}
+
+/* A move after which the side to move reaches `threshold` (the one the search proved it with:
+ * the table's move, else the first in search order that does), LG_NO_WIN, or LG_ABORTED. */
+int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
+                    unsigned prev_white, int ply, int threshold, double cpu_limit)
+{
+    s->search.deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
+    node_t root = root_node(black, white, prev_black, prev_white, ply);
+    if (root.plies_left == 0)
+        return LG_NO_WIN;
+    int result = decide(s, &root, threshold);
+    if (result != 1)
+        return result == LG_ABORTED ? LG_ABORTED : LG_NO_WIN;
+    int move = search_proving_move(&s->search, &root, threshold);
+    if (move != NO_MOVE)
+        return move;
+    for (move = 0; move <= PASS_MOVE; move++) {
+        node_t child;
+        if (!search_child(&root, move, &child))
+            continue;
+        result = decide(s, &child, 1 - threshold);
+        if (result == LG_ABORTED)
+            return LG_ABORTED;
+        if (!result)
+            return move;
+    }
+    return LG_NO_WIN; /* unreachable: the node was proven */
 }

@@ -284,6 +284,19 @@ static int at_least(search_t *s, const node_t *n, int t)
     return 0;
 }
 
+int search_proving_move(search_t *s, const node_t *n, int threshold)
+{
+    if (n->passed && node_diff(n) >= threshold)
+        return PASS_MOVE; /* passing ends the game, won */
+    if (n->plies_left < TABLE_MIN_PLIES)
+        return NO_MOVE;
+    int symmetry;
+    entry_t *e = table_probe(&s->table, search_key(s, n, &symmetry));
+    if (!e || e->lower < threshold || e->best == NO_MOVE)
+        return NO_MOVE;
+    return SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
+}
+
 int search_at_least(search_t *s, const node_t *n, int threshold)
 {
     s->aborted = 0;

@@ -45,6 +45,10 @@ void search_clear(search_t *s);
  * SEARCH_ABORTED when the deadline passed first. */
 int search_at_least(search_t *s, const node_t *n, int threshold);
 
+/* After search_at_least answered 1 for `n`: the move that proved it (a point or PASS_MOVE), as
+ * the table remembers it, or NO_MOVE when the table kept nothing (nodes near the end). */
+int search_proving_move(search_t *s, const node_t *n, int threshold);
+
 /* The child node after `move` (a point or PASS_MOVE); 0 when the move is illegal. */
 int search_child(const node_t *n, int move, node_t *child);
 

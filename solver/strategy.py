@@ -1,0 +1,108 @@
+"""The winning side's whole strategy, proven by the compiled solver: what the book stores.
+
+Start at `STRATEGIES` (what the book holds: each a winning side, a start and the last ply it
+answers) and `walk` (one part of one strategy: every position the losing side can reach from a
+start while the winning side follows its answers, each answered with a proven winning move).
+`jobs` cuts the strategies into independent parts, one per start line, so that they run on
+local processes or a Ray cluster (solver/jobs.py) and give the same answers whatever runs them.
+
+The answer at a position is the winning move the proof found (`Solver.winning_move`: the move
+the table remembers, found in the search's order: captures, killer, history). It is chosen
+that way because it is the cheapest proven choice: a choice by largest margin needs the exact
+value of every winning move, several further searches per position (docs/benchmarks.md), and
+buys nothing once every reply of the loser is answered by a proof and the exact search finishes
+the game. The same questions in the same order on the same table size give the same moves, so a
+job's answers, and the book, are the same bytes on every run (tests/test_strategy.py).
+"""
+
+import collections
+import time
+
+import go_board
+import opening_book
+import solver
+from go_board import BLACK, WHITE, Position, from_coord
+
+CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
+# A strategy: the side that wins, the line of moves it starts after (go_board move texts), and
+# the last ply at which the book answers for it (the in-game exact search starts after it).
+Strategy = collections.namedtuple("Strategy", "name winner start last_ply")
+# Black after its centre (rules.md: the winning first move), through ply 9 (the exact search
+# takes ply 11 on). White after each of Black's other first moves, one per symmetry class (all
+# proven losses for Black, rules.md), through ply 10.
+LOSING_FIRST_MOVES = ("0,0", "0,1", "0,2", "1,1", "1,2")
+STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 9),)
+              + tuple(Strategy("white-after-" + move, WHITE, (move,), 10)
+                      for move in LOSING_FIRST_MOVES))
+# A job: one strategy's part below one reply of the loser to the start (or the start itself).
+Job = collections.namedtuple("Job", "strategy line")
+
+
+class StrategyBroken(Exception):
+    """A position the winning side must answer is not won: the strategy's start is not a win."""
+
+
+def position_after(line):
+    """The Position after a line of move texts from the empty board."""
+    position = Position()
+    for text in line:
+        position = position.play(go_board.move_from_text(text))
+    return position
+
+
+def jobs(strategy):
+    """The strategy cut below each of the loser's replies to its start, one per reply up to the
+    board's symmetries (the loser moves first after Black's centre; after Black's losing first
+    moves the winner, White, moves first and the whole strategy is one job)."""
+    start = position_after(strategy.start)
+    if start.to_move == strategy.winner:
+        return [Job(strategy, strategy.start)]
+    seen, cut = set(), []
+    for move in start.legal_moves():
+        key = opening_book.position_key(start.play(move))[0]
+        if key not in seen:
+            seen.add(key)
+            cut.append(Job(strategy, strategy.start + (go_board.move_to_text(move),)))
+    return cut
+
+
+def walk(search, job, log=None):
+    """Answer every position of `job` (see the module docstring): `(answers, stats)` where
+    answers is {book key: move in the key's frame} and stats counts positions per ply, nodes
+    and CPU. Depth first, in legal-move order, so the answers are the same on every run."""
+    strategy = job.strategy
+    started, nodes_before = time.process_time(), search.nodes
+    answers, seen, per_ply = {}, set(), collections.Counter()
+    stack = [position_after(job.line)]
+    while stack:
+        position = stack.pop()
+        if position.is_over or position.ply > strategy.last_ply:
+            continue
+        key, symmetry = opening_book.position_key(position)
+        if key in seen:
+            continue
+        seen.add(key)
+        if position.to_move != strategy.winner:
+            stack.extend(position.play(move) for move in reversed(position.legal_moves()))
+            continue
+        move = search.winning_move(position)
+        if move is None:
+            raise StrategyBroken("{}: the winner loses at ply {}:\n{}".format(
+                strategy.name, position.ply, position))
+        answers[key] = go_board.SYMMETRIC_POINT[symmetry][move]
+        per_ply[position.ply] += 1
+        if log and len(answers) % 1000 == 0:
+            log("{} {}: {} answers, {:.0f} CPU s".format(
+                strategy.name, " ".join(job.line), len(answers), time.process_time() - started))
+        stack.append(position.play(move))
+    stats = {"answers": len(answers), "per_ply": {str(ply): count for ply, count
+                                                  in sorted(per_ply.items())},
+             "nodes": search.nodes - nodes_before,
+             "cpu": round(time.process_time() - started, 1)}
+    return answers, stats
+
+
+def run_job(job, table_bits):
+    """One job on a fresh solver (what a worker process or a Ray task runs)."""
+    with solver.Solver(table_bits) as search:
+        return walk(search, job)

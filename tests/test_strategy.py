@@ -1,0 +1,146 @@
+"""solver/strategy.py and tools/build_book.py on small strategies near the end of a game, where
+the Python solver (endgame.ExactSolver) can check every answer independently.
+
+A strategy there starts from a seeded game's position a few plies from the end and answers up to
+a ply close after it: the walk must answer every position the loser can reach with a move the
+Python solver proves winning, give the same answers on every run, and the builder must write
+the same bytes twice, resume from its saved jobs, and refuse nothing it built.
+"""
+
+import random
+
+import pytest
+
+import endgame
+import go_board
+import opening_book
+import solver
+from conftest import pick_move
+from go_board import BLACK, WHITE, Position
+from solver import strategy
+from tools import build_book
+
+SEED = 31
+START_PLY = 17
+LAST_PLY = 21
+TABLE_BITS = 18
+
+
+def seeded_line(seed):
+    """A seeded game's first START_PLY - 1 moves as move texts, and its position."""
+    rng = random.Random(seed)
+    position, line = Position(), []
+    while position.ply < START_PLY:
+        move = pick_move(rng, position, pass_rate=0.0, capture_rate=0.5)
+        line.append(go_board.move_to_text(move))
+        position = position.play(move)
+    return tuple(line), position
+
+
+def small_strategy(seed, name="small"):
+    """A strategy for whoever wins the seeded position, answering up to LAST_PLY."""
+    line, position = seeded_line(seed)
+    winner = position.to_move if endgame.ExactSolver().mover_wins(position) \
+        else go_board.other(position.to_move)
+    return strategy.Strategy(name, winner, line, LAST_PLY)
+
+
+def walked(plan):
+    answers = {}
+    for job in strategy.jobs(plan):
+        with solver.Solver(TABLE_BITS) as search:
+            answers.update(strategy.walk(search, job)[0])
+    return answers
+
+
+def book_positions(plan, answers):
+    """Every position of the strategy: the loser plays every move, the winner the answer."""
+    positions, stack = [], [strategy.position_after(plan.start)]
+    while stack:
+        position = stack.pop()
+        if position.is_over or position.ply > plan.last_ply:
+            continue
+        if position.to_move != plan.winner:
+            stack.extend(position.play(move) for move in position.legal_moves())
+            continue
+        key, symmetry = opening_book.position_key(position)
+        assert key in answers, position
+        positions.append(position)
+        move = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][answers[key]]
+        stack.append(position.play(move))
+    return positions
+
+
+@pytest.mark.parametrize("seed", [SEED, SEED + 1, SEED + 2])
+def test_every_answer_of_a_walk_is_a_win_for_the_python_solver(seed):
+    plan = small_strategy(seed)
+    answers = walked(plan)
+    positions = book_positions(plan, answers)
+    assert len(positions) >= 5
+    for position in positions:
+        key, symmetry = opening_book.position_key(position)
+        move = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][answers[key]]
+        python = endgame.ExactSolver()
+        assert python.move_wins(position, dict(python.root_moves(position))[move]), position
+
+
+def test_a_walk_gives_the_same_answers_every_time():
+    plan = small_strategy(SEED)
+    assert walked(plan) == walked(plan)
+
+
+def test_a_position_the_winner_loses_breaks_the_walk():
+    plan = small_strategy(SEED)
+    loser = strategy.Strategy("wrong side", go_board.other(plan.winner), plan.start, LAST_PLY)
+    with pytest.raises(strategy.StrategyBroken):
+        walked(loser)
+
+
+def test_the_strategies_are_blacks_after_the_centre_and_whites_after_the_rest():
+    assert [(plan.winner, plan.start, plan.last_ply) for plan in strategy.STRATEGIES] == [
+        (BLACK, ("2,2",), 9), (WHITE, ("0,0",), 10), (WHITE, ("0,1",), 10),
+        (WHITE, ("0,2",), 10), (WHITE, ("1,1",), 10), (WHITE, ("1,2",), 10)]
+    # The six first points up to symmetry: the centre and the five losing ones.
+    firsts = {opening_book.position_key(Position().play(go_board.move_from_text(move)))[0]
+              for plan in strategy.STRATEGIES for move in plan.start}
+    assert len(firsts) == 6
+
+
+def test_blacks_strategy_is_cut_below_each_white_reply_up_to_symmetry():
+    black = strategy.STRATEGIES[0]
+    assert [job.line for job in strategy.jobs(black)] == [
+        ("2,2", "0,0"), ("2,2", "0,1"), ("2,2", "0,2"), ("2,2", "1,1"), ("2,2", "1,2"),
+        ("2,2", "PASS")]
+    white = strategy.STRATEGIES[1]
+    assert [job.line for job in strategy.jobs(white)] == [("0,0",)]
+
+
+@pytest.fixture
+def small_plans(monkeypatch):
+    plans = (small_strategy(SEED, "first"), small_strategy(SEED + 1, "second"))
+    monkeypatch.setattr(strategy, "STRATEGIES", plans)
+    return plans
+
+
+def build(tmp_path, *extra):
+    out = tmp_path / "book.txt"
+    argv = ["--jobs", "1", "--table-bits", str(TABLE_BITS), "--cache",
+            str(tmp_path / "jobs"), "--out", str(out)] + list(extra)
+    assert build_book.main(argv) == 0
+    return out.read_bytes()
+
+
+def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_plans, capsys):
+    count = sum(len(strategy.jobs(plan)) for plan in small_plans)
+    first = build(tmp_path)
+    assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
+    assert build(tmp_path, "--fresh") == first
+    assert build(tmp_path) == first
+    assert "{} saved, 0 to run".format(count) in capsys.readouterr().out
+    book = opening_book.read(str(tmp_path / "book.txt"))
+    for plan in small_plans:
+        for position in book_positions(plan, walked(plan)):
+            move = book.lookup(position)
+            python = endgame.ExactSolver()
+            assert python.move_wins(position, dict(python.root_moves(position))[move])
+    assert book.lookup(Position()) == strategy.CENTRE
