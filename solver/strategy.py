@@ -2,7 +2,8 @@
 
 Start at `STRATEGIES` (what the book holds: each a winning side, a start and the last ply it
 answers) and `walk` (one part of one strategy: every position the losing side can reach from a
-start while the winning side follows its answers, each answered with a proven winning move).
+start while the winning side follows its answers, each answered with a proven winning move);
+`check` verifies a written book against a strategy the same way.
 `jobs` cuts the strategies into independent parts, one per start line, so that they run on
 local processes or a Ray cluster (solver/jobs.py) and give the same answers whatever runs them.
 
@@ -100,6 +101,42 @@ def walk(search, job, log=None):
              "nodes": search.nodes - nodes_before,
              "cpu": round(time.process_time() - started, 1)}
     return answers, stats
+
+
+def check(book, plan, search, rng=None, lines=0, from_ply=1):
+    """Check `book` against strategy `plan` with the compiled solver: every position the loser
+    can reach while the winner follows the book must have a book answer that wins.
+
+    Without `rng`, every reply of the loser (depth first); with it, `lines` seeded lines on
+    which the loser plays uniformly at random. Only positions from `from_ply` on are proven
+    (earlier ones are still followed). Returns `(checked, failures)`, failures a list of
+    `(position, book move or None)`."""
+    checked, failures = 0, []
+    starts = [position_after(plan.start)] * (lines if rng else 1)
+    for start in starts:
+        stack, seen = [start], set()
+        while stack:
+            position = stack.pop()
+            if position.is_over or position.ply > plan.last_ply:
+                continue
+            if position.to_move != plan.winner:
+                replies = position.legal_moves()
+                chosen = [rng.choice(replies)] if rng else replies
+                stack.extend(position.play(move) for move in chosen)
+                continue
+            key = opening_book.position_key(position)[0]
+            if key in seen:
+                continue
+            seen.add(key)
+            move = book.lookup(position)
+            if position.ply >= from_ply:
+                checked += 1
+                if move is None or not search.wins(position, move):
+                    failures.append((position, move))
+                    continue
+            if move is not None:
+                stack.append(position.play(move))
+    return checked, failures
 
 
 def run_job(job, table_bits):

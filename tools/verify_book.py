@@ -1,0 +1,66 @@
+"""Check the book against the winning side's strategies with the compiled solver.
+
+Usage: python3 tools/verify_book.py [--book opening_book.txt] [--lines N --seed S]
+           [--from-ply P] [--table-bits B]
+
+For each strategy of solver/strategy.py, every position the losing side can reach while the
+winning side follows the book (or, with --lines, N seeded lines on which the loser plays at
+random) must have a book answer that the solver proves winning (solver.strategy.check).
+Prints one JSON object per strategy (positions checked, failures, nodes, CPU seconds) and exits
+1 when any position fails, 2 when the solver is not built.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import go_board  # noqa: E402
+import opening_book  # noqa: E402
+import solver  # noqa: E402
+from solver import strategy  # noqa: E402
+
+DEFAULT_TABLE_BITS = 26
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--book", default=opening_book.BOOK_PATH)
+    parser.add_argument("--lines", type=int, default=0,
+                        help="seeded random lines of the loser per strategy (0: every reply)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-ply", type=int, default=1, help="prove positions from this ply")
+    parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not solver.available():
+        sys.stderr.write("verify_book: the compiled solver is not built: run `make solver`\n")
+        return 2
+    book = opening_book.read(args.book)
+    failed = 0
+    for plan in strategy.STRATEGIES:
+        rng = random.Random("{}:{}".format(args.seed, plan.name)) if args.lines else None
+        started = time.process_time()
+        with solver.Solver(args.table_bits) as search:
+            checked, failures = strategy.check(book, plan, search, rng, args.lines,
+                                               args.from_ply)
+            nodes = search.nodes
+        failed += len(failures)
+        print(json.dumps({"strategy": plan.name, "checked": checked, "failures": [
+            {"ply": position.ply, "board": go_board.board_to_digits(position.black,
+                                                                    position.white),
+             "book": None if move is None else go_board.move_to_text(move)}
+            for position, move in failures], "nodes": nodes,
+            "cpu": round(time.process_time() - started, 1)}, sort_keys=True), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
