@@ -10,7 +10,8 @@ GAMES ?= 2
 RUNS := runs
 
 .PHONY: install install-cluster gnugo solver test test-slow test-browser browser-deps test-ray lint match \
-	play serve bench-engine bench ladder ladder-default book submission check-submission \
+	play serve bench-engine bench bench-solver pypy ladder ladder-default book verify-book solve-all \
+	submission check-submission \
 	driver-match soak ringmaster gomill clean
 
 install: $(STAMP)
@@ -84,7 +85,7 @@ $(BROWSER_STAMP): requirements-browser.txt
 	$(PY) -m pip install --quiet -r requirements-browser.txt
 	touch $(BROWSER_STAMP)
 
-# The book builder's cluster executor (tools/build_book.py --ray ADDRESS) against a local Ray.
+# The book builder on Ray (tools/build_book.py --ray ADDRESS, solver/jobs.py) against a local Ray.
 test-ray: install-cluster
 	$(PY) -m pytest -q -m ray tests
 
@@ -136,18 +137,37 @@ LADDER_DEFAULT_ARGS ?= --opponents previous:20,plain-uct:20,agent-bare:20,alphab
 ladder-default: $(STAMP) gnugo
 	$(PY) tools/ladder.py $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
-# The opening book (tools/build_book.py): resumes an interrupted build (BOOK_ARGS=--fresh starts
-# over); prints each ply's size before it starts, and the CPU it took. Then the proven lines
-# past it (tools/prove_lines.py; resumes too): Black's plies 7-9, then White's plies 8-10 after
-# Black's centre. Offline, so under PyPy where installed: the same search does about twice the
-# simulations per CPU second, the exact solver about four times the nodes.
-BOOK_PYTHON ?= $(or $(shell command -v pypy3),$(PY))
+# The opening book: the winning side's whole strategy proven by the compiled solver
+# (tools/build_book.py, solver/strategy.py): 11 jobs on both cores, saved as each ends, so an
+# interrupted build resumes (BOOK_ARGS=--fresh starts over, --ray ADDRESS uses a cluster).
 BOOK_ARGS ?= --jobs 2
-PROVE_ARGS ?= --jobs 2
-book: $(STAMP)
-	$(BOOK_PYTHON) tools/build_book.py $(BOOK_ARGS)
-	$(BOOK_PYTHON) tools/prove_lines.py --side black $(PROVE_ARGS)
-	$(BOOK_PYTHON) tools/prove_lines.py --side white $(PROVE_ARGS)
+book: $(STAMP) solver
+	$(PY) tools/build_book.py $(BOOK_ARGS)
+
+# Every position the losing side can reach in each strategy, the book's answer proven winning
+# by the compiled solver (about as long as the build; VERIFY_ARGS="--lines 50" samples).
+VERIFY_ARGS ?=
+verify-book: $(STAMP) solver
+	$(PY) tools/verify_book.py $(VERIFY_ARGS)
+
+# Little-Go solved from the empty board: every first move's exact result (docs/benchmarks.md).
+SOLVE_ALL_DIR := $(RUNS)/solve-all
+solve-all: $(STAMP) solver
+	mkdir -p $(SOLVE_ALL_DIR)
+	printf '1\n00000\n00000\n00000\n00000\n00000\n00000\n00000\n00000\n00000\n00000' \
+	    > $(SOLVE_ALL_DIR)/input.txt
+	$(PY) tools/solve.py $(SOLVE_ALL_DIR)/input.txt --ply 1 --table-bits 28 | tee $(SOLVE_ALL_DIR)/result.json
+
+# PyPy (Debian's pypy3), only for the solver benchmark's side-by-side figure.
+pypy:
+	@command -v pypy3 >/dev/null || \
+	    { apt-get update -qq && apt-get install -y -qq pypy3 >/dev/null; } || \
+	    echo "pypy3 is missing and could not be installed: run 'sudo apt-get install pypy3'"
+
+# The compiled solver against the Python solver (this Python, PyPy, the grader's 3.7) on the
+# same positions, and its ply-7 proofs of the book's lines.
+bench-solver: $(STAMP) solver pypy
+	$(PY) tools/bench_solver.py
 
 submission: $(STAMP)
 	$(PY) tools/make_submission.py --out dist/submission

@@ -16,14 +16,16 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class RayExecutor(object):
-    """The executor interface over a Ray cluster: `submit` returns a concurrent Future."""
+    """The executor interface over a Ray cluster: `submit` returns a concurrent Future. The
+    checkout travels to the workers with its built solver (built with -march=native: the
+    cluster's machines must be of this one's kind, or run `make solver` on each first)."""
 
     def __init__(self, address):
         import ray  # optional: `make install-cluster`
         self.ray = ray
         ray.init(address=address, runtime_env={
             "working_dir": REPO_ROOT,
-            "excludes": [".venv", ".git", "runs", "dist", "solver/build"]},
+            "excludes": [".venv", ".git", "runs", "dist"]},
             log_to_driver=False)
         self.remote = {}
 

@@ -196,7 +196,7 @@ def test_the_proven_results_of_the_persons_moves(make_session):
     assert finished
     assert answer == analysis.move_results(session.position, 60.0)
     assert (answer["source"], answer["result"], answer["unknown"]) == (
-        analysis.SOURCE_SEARCH, analysis.WIN, False)
+        analysis.SOURCE_SOLVER, analysis.WIN, False)  # `make test` builds it
     assert {move for move, known in answer["moves"].items() if known["margin"] == 6.5} == {
         "3,3", "3,4", "4,2"}
     assert answer["margin"] == 6.5 and answer["moves"]["PASS"] == {"result": "win", "margin": 3.5}

@@ -3,7 +3,7 @@ format are tested with the engine, tests/test_gtp_engine.py). Exact where the bo
 solver proves a move; MCTS root statistics elsewhere."""
 
 import go_board
-import my_player
+import agent
 from gtp_analysis import MAX_SIMULATIONS, Analysis
 from mcts import core
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
@@ -15,7 +15,7 @@ SLICE = 0.05
 def analysed(position, simulations, environ=SETTINGS):
     """The analysis after slices enough for `simulations` (whatever the machine's speed), or
     until it has nothing left to do."""
-    analysis = Analysis(position, my_player.Settings(environ), {})
+    analysis = Analysis(position, agent.Settings(environ), {})
     while analysis.simulations < simulations and analysis.step(SLICE):
         pass
     return analysis

@@ -23,7 +23,10 @@ import agent
 import course_io
 import go_board
 import opening_book
+import solver
 from conftest import random_positions
+from referee import rules
+from solver import strategy
 from tools import make_submission
 from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT,
                       WHITE, Position, from_coord)
@@ -398,6 +401,67 @@ def test_a_book_spoilt_after_it_was_opened_costs_the_lookup_only(tmp_path, capsy
     assert_one_line_on_stderr(capsys)
 
 
+# ---- the committed book: the winning side's strategies (solver/strategy.py) ------------------
+
+SAMPLE_LINES = 4
+SAMPLE_FROM_PLY = 9
+
+
+def third_move_cases():
+    for reply, answers in sorted(PROVEN_THIRD_MOVES.items()):
+        for symmetry in range(NUM_SYMMETRIES):
+            yield pytest.param(reply, answers, symmetry, id="W{}-sym{}".format(reply, symmetry))
+
+
+@pytest.mark.parametrize("reply, answers, symmetry", list(third_move_cases()))
+def test_the_third_move_is_one_rules_md_knows_to_win_in_every_image(reply, answers, symmetry):
+    # Published solver data (rules.md), independent of our solver. The centre is fixed by every
+    # symmetry, so each image is B(2,2) and White's reply moved.
+    white_point = SYMMETRIC_POINT[symmetry][from_coord(*reply)]
+    position = Position().play(CENTRE).play(white_point)
+    winners = sorted(go_board.to_coord(SYMMETRIC_POINT[symmetry][from_coord(*answer)])
+                     for answer in answers)
+    assert go_board.to_coord(BOOK.lookup(position)) in winners
+
+
+def test_the_header_claims_blacks_moves_through_ply_9_and_no_whites():
+    assert (BOOK.answered_plies(BLACK), BOOK.answered_plies(WHITE)) == (9, 0)
+    assert BOOK.lookup(Position()) == CENTRE
+
+
+@pytest.mark.parametrize("plan", strategy.STRATEGIES, ids=lambda plan: plan.name)
+def test_seeded_lines_of_each_strategy_are_answered_with_proven_wins(plan):
+    # The whole check is `make verify-book`; here seeded lines of the loser, every winner
+    # position answered by a move the plain referee rules accept, the late ones proven by the
+    # compiled solver.
+    rng = random.Random("book:" + plan.name)
+    with solver.Solver() as search:
+        checked, failures = strategy.check(BOOK, plan, search, rng, SAMPLE_LINES,
+                                           SAMPLE_FROM_PLY)
+    assert checked >= SAMPLE_LINES and failures == []
+    for _ in range(SAMPLE_LINES):
+        position = strategy.position_after(plan.start)
+        while not position.is_over and position.ply <= plan.last_ply:
+            move = BOOK.lookup(position) if position.to_move == plan.winner \
+                else rng.choice(position.legal_moves())
+            assert move is not None, position
+            board = [[rules_cell(position, row, col) for col in range(5)] for row in range(5)]
+            before = [[rules_cell(position, row, col, previous=True) for col in range(5)]
+                      for row in range(5)]
+            if move != PASS:
+                after, refusal = rules.try_place(before, board, *go_board.to_coord(move),
+                                                 colour=position.to_move)
+                assert refusal is None, position
+            position = position.play(move)
+
+
+def rules_cell(position, row, col, previous=False):
+    black = position.prev_black if previous else position.black
+    white = position.prev_white if previous else position.white
+    bit = go_board.BIT[go_board.from_coord(row, col)]
+    return BLACK if black & bit else WHITE if white & bit else 0
+
+
 # ---- the committed file, read by brute force ----------------------------------------------
 
 ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
@@ -511,7 +575,7 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(agent.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
-    result = subprocess.run([sys.executable, str(agent_dir / "agent.py")], cwd=str(game_dir),
+    result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert result.returncode == 0, result.stderr
     assert b"Traceback" not in result.stderr

@@ -123,6 +123,7 @@ def small_plans(monkeypatch):
 
 
 def build(tmp_path, *extra):
+    tmp_path.mkdir(parents=True, exist_ok=True)
     out = tmp_path / "book.txt"
     argv = ["--jobs", "1", "--table-bits", str(TABLE_BITS), "--cache",
             str(tmp_path / "jobs"), "--out", str(out)] + list(extra)
@@ -144,3 +145,11 @@ def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_pla
             python = endgame.ExactSolver()
             assert python.move_wins(position, dict(python.root_moves(position))[move])
     assert book.lookup(Position()) == strategy.CENTRE
+
+
+@pytest.mark.ray
+def test_the_builder_on_a_local_ray_instance_writes_the_same_bytes(tmp_path, small_plans):
+    # `make test-ray`: needs Ray (`make install-cluster`).
+    pytest.importorskip("ray")
+    local = build(tmp_path / "local")
+    assert build(tmp_path / "ray", "--ray", "local") == local

@@ -1,0 +1,161 @@
+"""The compiled solver against the Python one, side by side on the same positions, and the
+compiled solver's time to prove ply-7 positions of the book's lines.
+
+Usage: python3 tools/bench_solver.py [--positions 6] [--ply7 10] [--seed 1] [--json]
+
+1. Nodes per second: positions PLIES_LEFT plies from the end of seeded games (conftest's
+   players: some captures, no passes), each proven from an empty table by the compiled solver
+   (in this process) and by endgame.ExactSolver under every Python found: this interpreter,
+   PyPy (`pypy3`) and the grader's 3.7 when installed, each in a fresh process.
+2. Ply 7: positions of Black's strategy at ply 7 (17 plies left: White's replies at random,
+   Black's moves from the book), each proven by the compiled solver from an empty table; the
+   median and the worst CPU seconds.
+Prints markdown tables (docs/benchmarks.md keeps the last run's) or, with --json, the figures.
+"""
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO_ROOT)
+sys.path.insert(0, os.path.join(REPO_ROOT, "tests"))
+
+import go_board  # noqa: E402
+import opening_book  # noqa: E402
+import solver  # noqa: E402
+from conftest import position_before_end  # noqa: E402
+from go_board import Position  # noqa: E402
+from solver import strategy  # noqa: E402
+from tools.grader_python import grader_python  # noqa: E402
+
+PLIES_LEFT = (10, 12)
+PLY7 = 7
+TABLE_BITS = 24
+CAPTURE_RATE = 0.3
+# Runs endgame.ExactSolver on positions given as JSON on stdin; prints nodes and CPU seconds.
+PYTHON_SOLVER_SCRIPT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import endgame, go_board
+nodes = cpu = 0
+for black, white, prev_black, prev_white, to_move, ply in json.load(sys.stdin):
+    position = go_board.Position(black, white, to_move, ply, prev_black, prev_white)
+    search = endgame.ExactSolver()
+    started = time.process_time()
+    search.mover_wins(position)
+    cpu += time.process_time() - started
+    nodes += search.nodes
+print(json.dumps({"nodes": nodes, "cpu": cpu}))
+"""
+
+
+def as_fields(position):
+    return [position.black, position.white, position.prev_black, position.prev_white,
+            position.to_move, position.ply]
+
+
+def python_rate(python, positions):
+    """`(nodes, cpu)` of endgame.ExactSolver proving `positions` under `python`."""
+    done = subprocess.run([python, "-c", PYTHON_SOLVER_SCRIPT, REPO_ROOT],
+                          input=json.dumps([as_fields(p) for p in positions]),
+                          stdout=subprocess.PIPE, universal_newlines=True, check=True)
+    figures = json.loads(done.stdout)
+    return figures["nodes"], figures["cpu"]
+
+
+def compiled_rate(positions):
+    nodes = cpu = 0.0
+    for position in positions:
+        with solver.Solver(TABLE_BITS) as search:
+            started = time.process_time()
+            search.wins(position)
+            cpu += time.process_time() - started
+            nodes += search.nodes
+    return nodes, cpu
+
+
+def pythons():
+    """(label, interpreter) for every Python to compare."""
+    found = [("CPython {}.{}".format(*sys.version_info[:2]), sys.executable)]
+    pypy = shutil.which("pypy3")
+    if pypy:
+        found.append(("PyPy", pypy))
+    grader = grader_python()
+    if grader:
+        found.append(("CPython 3.7 (grader)", grader))
+    return found
+
+
+def ply7_positions(rng, count, book):
+    """Positions of Black's strategy at ply 7: White at random, Black from the book."""
+    plan = strategy.STRATEGIES[0]
+    positions = []
+    while len(positions) < count:
+        position = strategy.position_after(plan.start)
+        while position.ply < PLY7:
+            if position.to_move == plan.winner:
+                position = position.play(book.lookup(position))
+            else:
+                position = position.play(rng.choice(position.legal_moves()))
+        positions.append(position)
+    return positions
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--ply7", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    rows = []
+    for plies_left in PLIES_LEFT:
+        positions = [position_before_end(rng, plies_left, 0.0, CAPTURE_RATE)
+                     for _ in range(args.positions)]
+        nodes, cpu = compiled_rate(positions)
+        row = {"plies_left": plies_left, "positions": len(positions),
+               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 3)}}
+        for label, python in pythons():
+            python_nodes, python_cpu = python_rate(python, positions)
+            row[label] = {"nodes": python_nodes, "cpu": round(python_cpu, 3)}
+        rows.append(row)
+    times = []
+    for position in ply7_positions(rng, args.ply7, opening_book.read()):
+        with solver.Solver(TABLE_BITS) as search:
+            started = time.process_time()
+            search.wins(position)
+            times.append((time.process_time() - started, search.nodes))
+    ply7 = {"positions": len(times), "median_cpu": round(statistics.median(t for t, _ in times), 3),
+            "worst_cpu": round(max(t for t, _ in times), 3),
+            "median_nodes": int(statistics.median(n for _, n in times))}
+    if args.json:
+        print(json.dumps({"rates": rows, "ply7": ply7}, sort_keys=True))
+        return 0
+    labels = [label for label, _ in pythons()]
+    print("| plies left | positions | compiled nodes/s | " + " | ".join(
+        "{} nodes/s | compiled / {}".format(label, label) for label in labels) + " |")
+    print("|" + " --- |" * (3 + 2 * len(labels)))
+    for row in rows:
+        rate = row["compiled"]["nodes"] / row["compiled"]["cpu"]
+        cells = ["{:,.0f}".format(rate)]
+        for label in labels:
+            other = row[label]["nodes"] / row[label]["cpu"]
+            cells += ["{:,.0f}".format(other), "{:.0f}x".format(rate / other)]
+        print("| {} | {} | {} |".format(row["plies_left"], row["positions"], " | ".join(cells)))
+    print()
+    print("Ply 7 of Black's strategy (17 plies left), {positions} positions from an empty table: "
+          "median {median_cpu} s, worst {worst_cpu} s, median {median_nodes:,} nodes.".format(
+              **ply7))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
