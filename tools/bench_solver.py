@@ -27,11 +27,9 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 sys.path.insert(0, os.path.join(REPO_ROOT, "tests"))
 
-import go_board  # noqa: E402
 import opening_book  # noqa: E402
 import solver  # noqa: E402
 from conftest import position_before_end  # noqa: E402
-from go_board import Position  # noqa: E402
 from solver import strategy  # noqa: E402
 from tools.grader_python import grader_python  # noqa: E402
 
