@@ -18,6 +18,7 @@ seen from the side to move; a side wins when its difference is at least `needed_
 
 import ctypes
 import os
+import sys
 import time
 
 import go_board
@@ -25,9 +26,11 @@ from go_board import BLACK, NUM_POINTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_PATH = os.path.join(HERE, "build", "liblittlego_solver.so")
-# Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book builder and
-# the full solve ask for more.
+# Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book's jobs and
+# its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
+# 2**28.
 DEFAULT_TABLE_BITS = 24
+BOOK_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
 # The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
 ABORTED = -1
@@ -93,6 +96,17 @@ def available():
     except Unavailable:
         return False
     return True
+
+
+def missing(command):
+    """For a command that needs the solver: False when it is built, else True after one line on
+    stderr naming `command` and what to run."""
+    try:
+        _load()
+    except Unavailable as error:
+        sys.stderr.write("{}: {}\n".format(command, error))
+        return True
+    return False
 
 
 class Solver(object):

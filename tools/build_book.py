@@ -36,7 +36,6 @@ from go_board import BLACK, WHITE  # noqa: E402
 from solver import jobs as job_runner  # noqa: E402
 from solver import strategy  # noqa: E402
 
-DEFAULT_TABLE_BITS = 26
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
 # The book answers every position our book play can reach through these plies, per colour: the
 # time manager counts those moves as free. White's strategies start after Black's losing first
@@ -88,7 +87,7 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=2, help="local worker processes")
     parser.add_argument("--ray", metavar="ADDRESS", help="run the jobs on this Ray cluster")
-    parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS,
+    parser.add_argument("--table-bits", type=int, default=solver.BOOK_TABLE_BITS,
                         help="each job's table: 2**B entries of 16 bytes (default %(default)s)")
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="each job's saved result")
     parser.add_argument("--fresh", action="store_true", help="ignore saved job results")
@@ -98,8 +97,7 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if not solver.available():
-        sys.stderr.write("build_book: the compiled solver is not built: run `make solver`\n")
+    if solver.missing("build_book"):
         return 2
     started = time.time()
     os.makedirs(args.cache, exist_ok=True)

@@ -79,8 +79,10 @@ def main(argv=None):
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
     args = parser.parse_args(argv)
     python = args.python or grader_python()
-    if python is None or not solver.available():
-        sys.stderr.write("handover: needs the grader's Python 3.7 and `make solver`\n")
+    if solver.missing("handover"):
+        return 2
+    if python is None:
+        sys.stderr.write("handover: the grader's Python 3.7 is not installed (pyenv install 3.7)\n")
         return 2
     book = opening_book.read()
     worst_all, undecided_all, lost_all = 0.0, 0, 0

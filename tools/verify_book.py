@@ -24,7 +24,6 @@ import opening_book  # noqa: E402
 import solver  # noqa: E402
 from solver import strategy  # noqa: E402
 
-DEFAULT_TABLE_BITS = 26
 
 
 def parse_args(argv):
@@ -34,14 +33,13 @@ def parse_args(argv):
                         help="seeded random lines of the loser per strategy (0: every reply)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--from-ply", type=int, default=1, help="prove positions from this ply")
-    parser.add_argument("--table-bits", type=int, default=DEFAULT_TABLE_BITS)
+    parser.add_argument("--table-bits", type=int, default=solver.BOOK_TABLE_BITS)
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if not solver.available():
-        sys.stderr.write("verify_book: the compiled solver is not built: run `make solver`\n")
+    if solver.missing("verify_book"):
         return 2
     book = opening_book.read(args.book)
     failed = 0
