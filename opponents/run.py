@@ -1,9 +1,11 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
-    python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS]
+    python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
 The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step_COLOUR.json`.
+`--first-move` makes Black's first move that point, whatever the player would choose (the
+ladder's white-after-* rungs: the agent as White after each of Black's losing first moves).
 A malformed input.txt prints one line to stderr and exits with status 2.
 """
 
@@ -15,7 +17,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 from course_io import InputError, read_input, write_output  # noqa: E402
-from go_board import MAX_PLY, Position  # noqa: E402
+from go_board import MAX_PLY, Position, move_from_text  # noqa: E402
 from opponents import BUILTIN_PLAYERS  # noqa: E402
 from step_storage import restore_ply, save_after_move  # noqa: E402
 
@@ -38,6 +40,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, help="replay exactly (default: os.urandom)")
     parser.add_argument("--move-cpu", type=float, help="CPU seconds per move, for the players "
                         "that search ({})".format(", ".join(TIMED_PLAYERS)))
+    parser.add_argument("--first-move", type=move_from_text, metavar="I,J",
+                        help="Black's first move, instead of the player's choice")
     args = parser.parse_args(argv)
     try:
         colour, previous, current = read_input()
@@ -56,7 +60,10 @@ def main(argv=None):
                              .format(args.name, MAX_MOVE_CPU))
             return INPUT_ERROR_STATUS
         options["time_limit"] = args.move_cpu
-    move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply), **options).choose_move(position)
+    if args.first_move is not None and ply == 1:
+        move = args.first_move
+    else:
+        move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply), **options).choose_move(position)
     after = position.play(move)
     save_after_move(directory, storage_name, colour, ply, (after.black, after.white))
     write_output(move)

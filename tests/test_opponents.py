@@ -296,3 +296,17 @@ def test_run_py_rejects_a_malformed_input(tmp_path):
     assert len(result.stderr.decode().splitlines()) == 1
     assert b"Traceback" not in result.stderr
     assert not (tmp_path / "output.txt").exists()
+
+
+def test_run_py_forces_blacks_first_move_and_nothing_after(tmp_path):
+    empty = format_input(BLACK, (0, 0), (0, 0))
+    result = run_program(str(tmp_path), empty, "greedy", "--seed", "1", "--first-move", "0,1")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "output.txt").read_bytes() == b"0,1"
+    # Black's third ply: the player's own choice (greedy takes the capture at 1,3).
+    position = Position.from_text(TWO_CAPTURES, BLACK, 9)
+    later = (position.black, position.white)
+    result = run_program(str(tmp_path), format_input(BLACK, later, later), "greedy",
+                         "--seed", "4", "--first-move", "0,1")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "output.txt").read_bytes() == b"1,3"

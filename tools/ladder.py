@@ -17,7 +17,9 @@ The rungs (`RUNGS`):
 - agent-bare: the agent itself with the book, the exact search and the playout knowledge off and
   one process; it keeps MCTS-solver backups, the pass rules, early stops and the time manager;
 - previous: the agent of the last release (`release.json`), built from git into runs/release-*;
-- gnugo: GNU Go level 10 over GTP (the Debian package; `make gnugo` installs it).
+- gnugo: GNU Go level 10 over GTP (the Debian package; `make gnugo` installs it);
+- white-after-00, -01, -02, -11, -12: alphabeta4 forced to open at that losing point, the agent
+  White in every game (the book's White strategies).
 Held out: nothing the agent plays was learned from or tuned on games against any of these
 (docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
 the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
@@ -38,13 +40,18 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from agent import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU  # noqa: E402
-from go_board import MAX_PLY  # noqa: E402
+from go_board import MAX_PLY, WHITE  # noqa: E402
 from referee.match import run_match  # noqa: E402
 from referee.player import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU  # noqa: E402
 from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
+from solver import strategy  # noqa: E402
 
+# The agent as White after each of Black's losing first moves (the opponent, alphabeta4, forced
+# to open there): rung name -> the first move.
+FORCED_FIRST_MOVES = {"white-after-" + move.replace(",", ""): move
+                      for move in strategy.LOSING_FIRST_MOVES}
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
-         "previous", "gnugo"]
+         "previous", "gnugo"] + sorted(FORCED_FIRST_MOVES)
 AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
 GNUGO_ARGS = "--mode gtp --level 10"
 GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
@@ -91,6 +98,10 @@ def opponent_spec(rung, args):
             plain_uct_move_cpu(args.move_cpu, args.game_cpu))
     if rung == "gnugo":
         return "gtp:{} {}".format(shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
+    if rung in FORCED_FIRST_MOVES:
+        return "cmd:{} {} alphabeta4 --first-move {}".format(
+            shlex.quote(sys.executable), shlex.quote(os.path.join(REPO, "opponents", "run.py")),
+            FORCED_FIRST_MOVES[rung])
     return rung
 
 
@@ -203,7 +214,8 @@ def main(argv=None):
         result = run_match(agent, opponent_spec(rung, args), games=games,
                            parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
                            move_wall=max(DEFAULT_MOVE_WALL, 4 * args.move_cpu), seed=args.seed,
-                           out_dir=os.path.join(args.out, rung), a_colour=args.agent_colour)
+                           out_dir=os.path.join(args.out, rung),
+                           a_colour=WHITE if rung in FORCED_FIRST_MOVES else args.agent_colour)
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0
