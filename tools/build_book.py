@@ -46,8 +46,8 @@ FIRST_MOVE_SOURCE = "rules.md: every other first move loses (make solve-all prov
 
 
 def job_name(job):
-    """A file name for a job's cached result: its strategy and line."""
-    return "{}_{}.json".format(job.strategy.name, "_".join(
+    """A file name for a job's cached result: its strategy, its last ply and line."""
+    return "{}-to{}_{}.json".format(job.strategy.name, job.strategy.last_ply, "_".join(
         text.replace(",", "-") for text in job.line))
 
 
