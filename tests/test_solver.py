@@ -137,6 +137,21 @@ def test_symmetric_images_have_the_same_value(search):
             assert fresh.value(position.transformed(symmetry)) == value
 
 
+def test_the_winning_move_wins_for_the_python_solver_and_a_lost_position_has_none(search):
+    rng = random.Random(SEED + 3)
+    seen = collections.Counter()
+    for _ in range(40):
+        position = position_before_end(rng, 6, PASS_RATE, CAPTURE_RATE)
+        python = endgame.ExactSolver()
+        move = search.winning_move(position)
+        if move is None:
+            assert not python.mover_wins(position)
+        else:
+            assert python.move_wins(position, dict(python.root_moves(position))[move])
+        seen[move is None] += 1
+    assert seen[True] and seen[False]
+
+
 def test_a_kept_table_answers_again_for_less(search):
     rng = random.Random(SEED + 1)
     position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)
