@@ -4,8 +4,8 @@ Reading guide: start at `decide` (`choose_move`, guarded so that the move is alw
 pipeline, in the order it runs:
 1. no legal placement -> PASS; the opponent passed and we lead -> PASS (`endgame.winning_pass`);
 2. Black on the empty board -> the centre (a proven result);
-3. a position of the opening book (`opening_book.Book.lookup`: every position of plies 1-6, and the
-   proven wins past them) -> its answer;
+3. a position of the opening book (`opening_book.Book.lookup`: the winning side's proven
+   strategy, every position the loser can reach through the book's last ply) -> its answer;
 4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
    in a proven loss);
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
@@ -58,8 +58,7 @@ SOLVER_MOVE_WEIGHT = 0.5
 SOLVER_SHARE = 0.6
 # A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
 # share is what stops a search; the wall limit only guards against a starved or stuck worker
-# (mcts/budget.py), which in play must not hold up the move. (The book builder, offline and
-# under `nice`, allows far more: tools/build_book.py.)
+# (mcts/budget.py), which in play must not hold up the move.
 WALL_PER_CPU = 1.5
 WALL_SLACK = 0.5
 CENTRE = go_board.SIZE // 2
@@ -217,8 +216,8 @@ def search_move(position, budget_end, settings):
 
 
 def searched_move(position, children):
-    """The move the search's merged root statistics choose (the book's builder uses it too):
-    the best placement, a pass only when the pass rule allows it; None without children."""
+    """The move the search's merged root statistics choose: the best placement, a pass only
+    when the pass rule allows it; None without children."""
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     # The search passes only when the pass is proven to win: a pass costs a point like a lost

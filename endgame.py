@@ -29,11 +29,11 @@ import go_board
 from go_board import (FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
                       popcount)
 
-# Measured with tools/solver_reach.py (the reach table of `make bench`, docs/benchmarks.md; 30
-# positions from recorded games per row, 2026-11-23): at 14 plies left the proof's median is
-# 0.9 s on Python 3.11 and 1.5 s on the grader's 3.7, its worst case 5.0 s and 8.6 s, against
-# the solver's share of a default move of about 5 s (agent.SOLVER_SHARE). When the proof
-# does not finish in time, MCTS takes the move.
+# The exact search takes over this many plies from the end: the farthest point at which its
+# win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
+# the grader's Python 3.7, so proven play starts as early as the budget allows. When the proof
+# does not finish in time, MCTS takes the move. The proof's CPU by plies left is the reach
+# table of docs/benchmarks.md (tools/solver_reach.py).
 EXACT_PLIES_LEFT = 14
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
 MARGIN_SEARCH_CPU = 1.5
@@ -47,9 +47,10 @@ NEEDED_DIFF = tuple(min(diff for diff in range(-go_board.NUM_POINTS, go_board.NU
 WORST = -(2 * go_board.NUM_POINTS + max(abs(komi) for komi in MOVER_KOMI_HALF_POINTS) + 1)
 NO_KO = -1
 # How much a refutation at `plies_left` adds to its point's history score: a refutation far
-# from the end outweighs any number nearer the end (3**p rather than p**2: 30% fewer nodes on
-# the reach table's positions, docs/benchmarks.md). Move ordering keys put the killer above
-# captures above any history sum (KILLER_SHIFT, CAPTURE_SHIFT: bit positions).
+# from the end cuts a larger subtree, so it outweighs any number of refutations nearer the end
+# (the node counts of this weighting against plies_left**2: docs/benchmarks.md). Move ordering
+# keys put the killer above captures above any history sum (KILLER_SHIFT, CAPTURE_SHIFT: bit
+# positions).
 HISTORY_WEIGHT = [3 ** plies for plies in range(MAX_PLY + 2)]
 CAPTURE_SHIFT = 60
 KILLER_SHIFT = 65

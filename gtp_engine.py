@@ -48,8 +48,9 @@ GTP_PASS = "pass"
 COLOUR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 # Each new game searches with fresh seeds, still reproducible under LITTLEGO_SEED.
 GAME_SEED_STRIDE = 1000
-# The kept solver table is emptied before a move once it holds this many entries (a few hundred
-# MB at most); a game against the random player at 1 s a move leaves about 45,000.
+# The kept solver table is emptied before a move once it holds this many entries, which bounds
+# the engine's memory (a few hundred MB at most) over a long session; one game's proofs stay
+# far below it, so within a game nothing proven is thrown away.
 MAX_KEPT_SOLVER_ENTRIES = 1000000
 # lz-analyze: its interval is in centiseconds; the analysis works in slices at most this long, so
 # that a new command stops it promptly.

@@ -25,9 +25,9 @@ The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt fil
 - `move`: the answer in the frame of the minimising symmetry (the lowest-numbered one when
   several give the smallest key), 0..24 a point, 25 (go_board.PASS) a pass; `lookup` maps it
   back to the position's own frame. 3**25 * 24 * 27 * 26 < 64**9: RECORD_CHARS = 9.
-Where each answer came from (proof, search, budget) is kept offline in a sidecar beside the
-book (`provenance_path`: `opening_book.provenance.json`), which `write` writes when given and
-nothing on the per-move path reads.
+How the book was built (what proved its answers, at what cost) is kept offline in a sidecar
+beside the book (`provenance_path`: `opening_book.provenance.json`), which `write` writes when
+given and nothing on the per-move path reads.
 
 A missing, corrupt or oversized book is one line on stderr and an empty book (NO_BOOK); a
 record whose move is illegal in the position is no answer.

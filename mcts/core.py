@@ -24,9 +24,8 @@ import math
 
 from mcts.stopping import StopRules
 
-# UCT's exploration constant for win/loss values. Measured in self-play at 1 s CPU per move,
-# 40 games each: 0.5 beat 0.9 27-13 (runs/exp-c05-vs-c09) and beat 0.3 23-17
-# (runs/exp-c03-vs-c05); at the default budget 0.5 beat 0.9 13-7 (docs/strength.md).
+# UCT's exploration constant for win/loss values: chosen by self-play matches against 0.3 and
+# 0.9 (docs/strength.md, "Kept then"), so no opponent of the ladder tuned it.
 DEFAULT_EXPLORATION = 0.5
 DECISION_CHECK_INTERVAL = 256
 WIN, LOSS = 1.0, 0.0

@@ -22,9 +22,9 @@ from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POIN
                       capture, chain_liberties, place_stone, points_of)
 
 # Uniform playouts unless asked for the knowledge: the agent's default (LITTLEGO_KNOWLEDGE) and
-# the search's. At the default budget uniform won 17 of 20 self-play games against knowledge,
-# [64.0, 94.8] (runs/exp-default-uniform-vs-knowledge, docs/strength.md): about 2.6 times the
-# playouts per second outweigh the knowledge.
+# the search's. Uniform playouts are more than twice as fast (docs/benchmarks.md), and at the
+# default budget the extra playouts outweigh the knowledge (the self-play match that decided
+# it: docs/strength.md).
 DEFAULT_KNOWLEDGE = False
 
 _NOT_LEFT = go_board._NOT_LEFT
