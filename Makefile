@@ -117,7 +117,7 @@ bench-engine: $(STAMP)
 	$(PY) tools/bench_engine.py
 
 # Includes the driver-match and ladder results when those runs exist.
-bench: $(STAMP)
+bench: $(STAMP) solver pypy
 	$(PY) tools/bench.py $(if $(wildcard $(RUNS)/driver-match/summary.txt),--driver-run $(RUNS)/driver-match) \
 	    $(if $(wildcard $(RUNS)/ladder),--ladder $(RUNS)/ladder) \
 	    $(if $(wildcard $(RUNS)/ladder-default),--ladder $(RUNS)/ladder-default --time-use $(RUNS)/ladder-default) \

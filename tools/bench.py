@@ -42,7 +42,7 @@ from mcts.parallel import root_parallel_search  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
-from tools import make_submission, solver_reach  # noqa: E402
+from tools import bench_solver, make_submission, solver_reach  # noqa: E402
 from tools.grader_python import grader_python  # noqa: E402
 from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
@@ -310,9 +310,26 @@ def soak_section(soak_dir):
     return rows
 
 
+def book_build_section(path):
+    """Each job's answers per ply, nodes and CPU, from the book's provenance sidecar."""
+    with open(path) as handle:
+        provenance = json.load(handle)
+    lines = ["| job | answers | per ply | nodes | CPU s |", "| --- | --- | --- | --- | --- |"]
+    for name, stats in sorted(provenance["jobs"].items()):
+        lines.append("| {} | {:,} | {} | {:,} | {} |".format(
+            name[:-len(".json")], stats["answers"], ", ".join(
+                "{}: {:,}".format(ply, count) for ply, count in stats["per_ply"].items()),
+            stats["nodes"], stats["cpu"]))
+    lines += ["", "{:,.0f} CPU s in all.".format(provenance["cpu_seconds"])]
+    return lines
+
+
 def file_section(path):
     with open(path) as handle:
         return ["```"] + handle.read().rstrip().splitlines() + ["```"]
+
+
+SOLVE_ALL_RESULT = os.path.join(REPO, "runs", "solve-all", "result.json")
 
 
 def main(argv=None):
@@ -355,7 +372,15 @@ def main(argv=None):
                 ("Exact search reach: the win/loss proof on {} positions from recorded games per row"
                  .format(reach_positions), lambda: reach_section(
                      reach_rows(reach_positions, reach_cap), reach_cap)),
-                (BOOK_TITLE.format(repeats), lambda: book_section(repeats))]
+                (BOOK_TITLE.format(repeats), lambda: book_section(repeats)),
+                ("The compiled solver against the Python solver, side by side on the same "
+                 "positions (tools/bench_solver.py)",
+                 lambda: bench_solver.table(bench_solver.figures())),
+                ("The book's build: the jobs of tools/build_book.py (its provenance)",
+                 lambda: book_build_section(opening_book.provenance_path(opening_book.BOOK_PATH)))]
+    if os.path.exists(SOLVE_ALL_RESULT):
+        sections.append(("Little-Go solved from the empty board (`make solve-all`)",
+                         lambda: file_section(SOLVE_ALL_RESULT)))
     if args.driver_run:
         sections.append(("Time use over a match under the course driver loop ({})".format(
             args.driver_run), lambda: file_section(os.path.join(args.driver_run, "summary.txt"))))

@@ -106,6 +106,53 @@ def ply7_positions(rng, count, book):
     return positions
 
 
+def figures(positions=6, ply7=10, seed=1):
+    """The benchmark's figures: nodes and CPU per row and Python, and the ply-7 proofs."""
+    rng = random.Random(seed)
+    rows = []
+    for plies_left in PLIES_LEFT:
+        sample = [position_before_end(rng, plies_left, 0.0, CAPTURE_RATE) for _ in range(positions)]
+        nodes, cpu = compiled_rate(sample)
+        row = {"plies_left": plies_left, "positions": len(sample),
+               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 3)}}
+        for label, python in pythons():
+            python_nodes, python_cpu = python_rate(python, sample)
+            row[label] = {"nodes": python_nodes, "cpu": round(python_cpu, 3)}
+        rows.append(row)
+    times = []
+    for position in ply7_positions(rng, ply7, opening_book.read()):
+        with solver.Solver(TABLE_BITS) as search:
+            started = time.process_time()
+            search.wins(position)
+            times.append((time.process_time() - started, search.nodes))
+    proofs = {"positions": len(times),
+              "median_cpu": round(statistics.median(t for t, _ in times), 3),
+              "worst_cpu": round(max(t for t, _ in times), 3),
+              "median_nodes": int(statistics.median(n for _, n in times))}
+    return {"rates": rows, "ply7": proofs}
+
+
+def table(found):
+    """`figures` as markdown lines (what docs/benchmarks.md shows)."""
+    labels = [label for label in found["rates"][0] if label not in ("plies_left", "positions",
+                                                                      "compiled")]
+    lines = ["| plies left | positions | compiled nodes/s | " + " | ".join(
+        "{} nodes/s | compiled / {}".format(label, label) for label in labels) + " |",
+        "|" + " --- |" * (3 + 2 * len(labels))]
+    for row in found["rates"]:
+        rate = row["compiled"]["nodes"] / row["compiled"]["cpu"]
+        cells = ["{:,.0f}".format(rate)]
+        for label in labels:
+            other = row[label]["nodes"] / row[label]["cpu"]
+            cells += ["{:,.0f}".format(other), "{:.0f}x".format(rate / other)]
+        lines.append("| {} | {} | {} |".format(row["plies_left"], row["positions"],
+                                               " | ".join(cells)))
+    lines += ["", "Ply 7 of Black's strategy (17 plies left), {positions} positions, each from an "
+              "empty table: median {median_cpu} s, worst {worst_cpu} s, median {median_nodes:,} "
+              "nodes.".format(**found["ply7"])]
+    return lines
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=6)
@@ -113,45 +160,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    rows = []
-    for plies_left in PLIES_LEFT:
-        positions = [position_before_end(rng, plies_left, 0.0, CAPTURE_RATE)
-                     for _ in range(args.positions)]
-        nodes, cpu = compiled_rate(positions)
-        row = {"plies_left": plies_left, "positions": len(positions),
-               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 3)}}
-        for label, python in pythons():
-            python_nodes, python_cpu = python_rate(python, positions)
-            row[label] = {"nodes": python_nodes, "cpu": round(python_cpu, 3)}
-        rows.append(row)
-    times = []
-    for position in ply7_positions(rng, args.ply7, opening_book.read()):
-        with solver.Solver(TABLE_BITS) as search:
-            started = time.process_time()
-            search.wins(position)
-            times.append((time.process_time() - started, search.nodes))
-    ply7 = {"positions": len(times), "median_cpu": round(statistics.median(t for t, _ in times), 3),
-            "worst_cpu": round(max(t for t, _ in times), 3),
-            "median_nodes": int(statistics.median(n for _, n in times))}
-    if args.json:
-        print(json.dumps({"rates": rows, "ply7": ply7}, sort_keys=True))
-        return 0
-    labels = [label for label, _ in pythons()]
-    print("| plies left | positions | compiled nodes/s | " + " | ".join(
-        "{} nodes/s | compiled / {}".format(label, label) for label in labels) + " |")
-    print("|" + " --- |" * (3 + 2 * len(labels)))
-    for row in rows:
-        rate = row["compiled"]["nodes"] / row["compiled"]["cpu"]
-        cells = ["{:,.0f}".format(rate)]
-        for label in labels:
-            other = row[label]["nodes"] / row[label]["cpu"]
-            cells += ["{:,.0f}".format(other), "{:.0f}x".format(rate / other)]
-        print("| {} | {} | {} |".format(row["plies_left"], row["positions"], " | ".join(cells)))
-    print()
-    print("Ply 7 of Black's strategy (17 plies left), {positions} positions from an empty table: "
-          "median {median_cpu} s, worst {worst_cpu} s, median {median_nodes:,} nodes.".format(
-              **ply7))
+    found = figures(args.positions, args.ply7, args.seed)
+    print(json.dumps(found, sort_keys=True) if args.json else "\n".join(table(found)))
     return 0
 
 
