@@ -239,3 +239,21 @@ def test_solve_refuses_bad_input_in_one_line(tmp_path, capsys, text, ply):
     assert solve.main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith("solve: ") and error.count("\n") == 1
+
+
+# rules.md's known results (published solver data, independent of ours): after B(2,2) and each
+# White reply, the third moves listed there win. They are not the only winning moves (the book
+# may answer with another one the solver proves), so the test is that the solver agrees with
+# each of them: minutes of CPU, hence slow.
+PROVEN_THIRD_MOVES = {(0, 0): [(2, 3), (3, 2)], (0, 1): [(1, 2)], (1, 1): [(1, 2), (2, 1)],
+                      (1, 2): [(2, 1), (2, 3)]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reply, answer", [(reply, answer) for reply, answers
+                                           in sorted(PROVEN_THIRD_MOVES.items())
+                                           for answer in answers])
+def test_rules_md_third_moves_are_proven_wins(reply, answer):
+    position = Position().play(from_coord(2, 2)).play(from_coord(*reply))
+    with solver.Solver(solver.BOOK_TABLE_BITS) as fresh:
+        assert fresh.wins(position, from_coord(*answer))

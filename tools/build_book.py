@@ -4,7 +4,7 @@ Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--table-bits 26]
            [--cache runs/book-jobs] [--fresh] [--out opening_book.txt]
 
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
-move for every position White can reach through ply 9; after each of Black's five losing first
+move for every position White can reach through ply 11; after each of Black's five losing first
 moves a proven winning White move for every position Black can reach through ply 10; and Black's
 first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each strategy is
 cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster,
