@@ -115,18 +115,21 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
 
 
 def test_genmove_plays_the_book_and_tells_its_decision():
-    answers = converse(["genmove b", "littlego-decision", "genmove b", "genmove w",
-                        "littlego-decision", "play b D4", "littlego-decision"]).split("\n\n")
+    answers = converse(["genmove b", "littlego-decision", "genmove b", "play w A5", "genmove b",
+                        "littlego-decision", "play w E1", "littlego-decision"]).split("\n\n")
     assert answers[0] == "= C3"  # the centre rule's 2,2
     decision = json.loads(answers[1][2:])
     assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
         "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
         "source": agent.SOURCE_CENTRE_RULE}
-    assert answers[2] == "? illegal move: it is White's turn"
-    book_answer = opening_book.read().lookup(go_board.Position().play(go_board.from_coord(2, 2)))
-    assert answers[3] == "= " + gtp_engine.vertex_text(book_answer)
-    assert json.loads(answers[4][2:])["source"] == "book"
-    assert answers[5:] == ["=", "= {}", ""]  # a played move has no decision of the agent
+    assert answers[2:4] == ["? illegal move: it is White's turn", "="]
+    after_corner = go_board.Position().play(go_board.from_coord(2, 2)).play(
+        go_board.from_coord(0, 0))
+    book_answer = opening_book.read().lookup(after_corner)
+    assert book_answer not in (None, go_board.from_coord(4, 4))
+    assert answers[4] == "= " + gtp_engine.vertex_text(book_answer)
+    assert json.loads(answers[5][2:])["source"] == "book"
+    assert answers[6:] == ["=", "= {}", ""]  # a played move has no decision of the agent
 
 
 def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():

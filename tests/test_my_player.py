@@ -27,6 +27,7 @@ import agent
 import course_io
 import go_board
 import my_player
+import opening_book
 import step_storage
 from course_io import format_input
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board
@@ -371,11 +372,12 @@ def test_a_book_move_reads_the_book_header_once(tmp_path, monkeypatch):
                         lambda *path: reads.append(path) or real_read(*path))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
+    after_corner = Position().play(from_coord(0, 0))  # a losing first move: the book answers
     (tmp_path / "input.txt").write_bytes(
-        format_input(WHITE, (0, 0), (AFTER_BLACK_CENTRE.black, 0)).encode("ascii"))
+        format_input(WHITE, (0, 0), (after_corner.black, 0)).encode("ascii"))
     assert my_player.main(str(tmp_path)) == 0
     assert reads == [()]
-    answer = real_read().lookup(AFTER_BLACK_CENTRE)
+    answer = real_read().lookup(after_corner)
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
 
 
@@ -405,8 +407,8 @@ def test_the_step_file_is_written_and_continued_across_two_calls(tmp_path):
         BLACK, (after_black.black, after_black.white),
         (after_white.black, after_white.white)).encode("ascii"))
     assert second.exit_code == 0, second.stderr
-    # rules.md: after B(2,2) W(0,0) the proven winners are 2,3 and 3,2.
-    assert second.output in (b"2,3", b"3,2")
+    # The book's proven winning answer (the ply was restored from the step file).
+    assert second.output == go_board.move_to_text(opening_book.read().lookup(after_white)).encode()
     # The record continued (no recovery line) and the ledger grew by this call's CPU.
     assert b"step_storage" not in second.stderr
     after_ours = after_white.play(output_move(second))
@@ -435,18 +437,19 @@ def test_two_copies_sharing_a_directory_keep_their_own_step_files(tmp_path):
 
 # ---- CPU of the whole process tree, and nothing left behind ------------------------------
 
-# Black to move at ply 9 (its record is from ply 7): out of the book, too early for the exact
-# search, so the move goes to the two-worker MCTS.
+# Black to move at ply 9 (its record is from ply 7): out of the book (Black did not open at the
+# centre, and the book answers Black only after it), too early for the exact search, so the
+# move goes to the two-worker MCTS.
 MIDGAME_BEFORE = """
     . . . . .
-    . O X . .
-    . X X O .
+    . O X X .
+    . X . O .
     . X O . .
     . . . . ."""
 MIDGAME = """
     . . . . .
-    . O X . .
-    . X X O .
+    . O X X .
+    . X . O .
     . X O O .
     . . . . ."""
 # Black to move at ply 13 with 21 empty points: the exact search starts (12 plies left) but its

@@ -272,23 +272,23 @@ BLACK_PASSED = """
 
 
 # White's first turn after Black's centre: an answer from the book.
-CENTRE_STONE = """
+CORNER_STONE = """
+X . . . .
 . . . . .
 . . . . .
-. . X . .
 . . . . .
 . . . . .
 """
 
 
-# White's answer to the centre, as the committed book has it (the book is rebuilt by make book).
-BOOK_ANSWER_TO_CENTRE = go_board.move_to_text(
-    opening_book.read().lookup(go_board.Position().play(go_board.from_coord(2, 2))))
+# White's answer to Black's losing corner opening, as the committed book has it (make book).
+BOOK_ANSWER_TO_CORNER = go_board.move_to_text(
+    opening_book.read().lookup(go_board.Position().play(go_board.from_coord(0, 0))))
 
 
 @pytest.mark.parametrize("colour, previous, current, move, source", [
     (1, EMPTY, EMPTY, "2,2", "centre rule"),
-    (2, EMPTY, CENTRE_STONE, BOOK_ANSWER_TO_CENTRE, "book"),
+    (2, EMPTY, CORNER_STONE, BOOK_ANSWER_TO_CORNER, "book"),
     (2, LAST_PLY_BEFORE, LAST_PLY, "0,2", "exact"),
     (2, BLACK_PASSED, BLACK_PASSED, "PASS", "winning pass"),
 ], ids=["first move", "opening book", "last-ply capture", "pass after a pass"])
