@@ -76,8 +76,6 @@ def _load():
         library.lg_clear.argtypes = [ctypes.c_void_p]
         library.lg_nodes.restype = ctypes.c_ulonglong
         library.lg_nodes.argtypes = [ctypes.c_void_p]
-        library.lg_table_new_keys.restype = ctypes.c_ulonglong
-        library.lg_table_new_keys.argtypes = [ctypes.c_void_p]
         library.lg_set_symmetry_from.argtypes = [ctypes.c_void_p, ctypes.c_int]
         library.lg_at_least.restype = ctypes.c_int
         library.lg_at_least.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
@@ -110,7 +108,11 @@ def missing(command):
 
 
 class Solver(object):
-    """One search context of the C solver; `close` (or `with`) frees its table."""
+    """One search context of the C solver; `close` (or `with`) frees its table.
+
+    `symmetry_from`: nodes with at least this many plies left are stored under the smallest of
+    their 8 symmetric images (None: the C default, 6); more than 24 turns the images off, a
+    check that the symmetric table changes no answer."""
 
     def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
         if not 2 <= table_bits <= MAX_TABLE_BITS:
@@ -144,11 +146,6 @@ class Solver(object):
     def nodes(self):
         """Nodes searched since the context was made or cleared."""
         return self._lib.lg_nodes(self._handle)
-
-    @property
-    def table_new_keys(self):
-        """Table stores that took a slot for a new key (a measure of the table's load)."""
-        return self._lib.lg_table_new_keys(self._handle)
 
     def at_least(self, position, threshold, move=None, cpu_limit=None):
         """Whether the side to move of `position` (after playing `move`, when given) can end

@@ -135,6 +135,8 @@ def test_symmetric_images_have_the_same_value(search):
     for symmetry in range(go_board.NUM_SYMMETRIES):
         with solver.Solver(TEST_TABLE_BITS) as fresh:
             assert fresh.value(position.transformed(symmetry)) == value
+    with solver.Solver(TEST_TABLE_BITS, symmetry_from=go_board.MAX_PLY + 1) as plain:
+        assert plain.value(position) == value
 
 
 def test_the_winning_move_wins_for_the_python_solver_and_a_lost_position_has_none(search):

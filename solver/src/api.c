@@ -44,8 +44,6 @@ void lg_clear(lg_solver *s) { search_clear(&s->search); }
 
 unsigned long long lg_nodes(const lg_solver *s) { return s->search.nodes; }
 
-unsigned long long lg_table_new_keys(const lg_solver *s) { return s->search.table.new_keys; }
-
 void lg_set_symmetry_from(lg_solver *s, int plies_left)
 {
     s->search.use_symmetry_from = plies_left;

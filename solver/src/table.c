@@ -20,7 +20,6 @@ int table_init(table_t *t, int log2_entries)
     if (!t->entries)
         return -1;
     t->mask = count / BUCKET_SIZE - 1;
-    t->new_keys = 0;
     return 0;
 }
 
@@ -33,7 +32,6 @@ void table_free(table_t *t)
 void table_clear(table_t *t)
 {
     memset(t->entries, 0, (t->mask + 1) * BUCKET_SIZE * sizeof(entry_t));
-    t->new_keys = 0;
 }
 
 void table_prefetch(const table_t *t, uint64_t key)
@@ -68,8 +66,6 @@ void table_store(table_t *t, uint64_t key, int lower, int upper, int best, int w
         if (!slot || (slot->key && (!bucket[i].key || bucket[i].work < slot->work)))
             slot = bucket + i;
     }
-    if (slot->key != key)
-        t->new_keys++;
     slot->key = key;
     slot->lower = (int8_t)lower;
     slot->upper = (int8_t)upper;

@@ -24,7 +24,6 @@ typedef struct {
 typedef struct {
     entry_t *entries;
     uint64_t mask; /* bucket index mask */
-    uint64_t new_keys; /* stores that took a slot for a key not held before */
 } table_t;
 
 /* 2**log2_entries entries; 0 on success, -1 when the memory cannot be had. */
