@@ -18,6 +18,7 @@ seen from the side to move; a side wins when its difference is at least `needed_
 
 import ctypes
 import os
+import subprocess
 import sys
 import time
 
@@ -26,6 +27,7 @@ from go_board import BLACK, NUM_POINTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_PATH = os.path.join(HERE, "build", "liblittlego_solver.so")
+MAKE_TARGET = "solver"  # the Makefile's target that builds LIBRARY_PATH
 # Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book's jobs and
 # its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
 # 2**28.
@@ -94,6 +96,14 @@ def available():
     except Unavailable:
         return False
     return True
+
+
+def ensure_built():
+    """Build the library with the Makefile when it is missing: a Ray worker's copy of the
+    checkout comes without build outputs (they are git-ignored)."""
+    if not os.path.exists(LIBRARY_PATH):
+        subprocess.run(["make", "-s", "-C", os.path.dirname(HERE), MAKE_TARGET], check=True,
+                       stdout=subprocess.DEVNULL)
 
 
 def missing(command):

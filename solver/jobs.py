@@ -17,8 +17,8 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 class RayExecutor(object):
     """The executor interface over a Ray cluster: `submit` returns a concurrent Future. The
-    checkout travels to the workers with its built solver (built with -march=native: the
-    cluster's machines must be of this one's kind, or run `make solver` on each first)."""
+    checkout travels to the workers without its build outputs; each builds the solver once
+    (solver.ensure_built: gcc and make on every node)."""
 
     def __init__(self, address):
         import ray  # optional: `make install-cluster`

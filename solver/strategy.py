@@ -143,5 +143,6 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1):
 
 def run_job(job, table_bits):
     """One job on a fresh solver (what a worker process or a Ray task runs)."""
+    solver.ensure_built()
     with solver.Solver(table_bits) as search:
         return walk(search, job)
