@@ -28,7 +28,7 @@ import endgame
 import go_board
 import opening_book
 
-WIN, LOSS = "win", "loss"
+WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
 SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
 SOLVER_MODULE = "solver"
 HALF_POINTS = 2.0  # endgame's margins are in half points

@@ -23,6 +23,7 @@ import sys
 import time
 
 import go_board
+from endgame import PROVEN_LOSS, PROVEN_WIN
 from go_board import BLACK, NUM_POINTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +42,6 @@ NO_WIN = -3
 NOT_A_MOVE = -1
 # The extremes of a final stone difference.
 VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
-WIN, LOSS = "win", "loss"
 
 
 class Unavailable(Exception):
@@ -75,7 +75,6 @@ def _load():
         library.lg_new.restype = ctypes.c_void_p
         library.lg_new.argtypes = [ctypes.c_int]
         library.lg_free.argtypes = [ctypes.c_void_p]
-        library.lg_clear.argtypes = [ctypes.c_void_p]
         library.lg_nodes.restype = ctypes.c_ulonglong
         library.lg_nodes.argtypes = [ctypes.c_void_p]
         library.lg_set_symmetry_from.argtypes = [ctypes.c_void_p, ctypes.c_int]
@@ -125,6 +124,7 @@ class Solver(object):
     check that the symmetric table changes no answer."""
 
     def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
+        self._handle = None
         if not 2 <= table_bits <= MAX_TABLE_BITS:
             raise ValueError("table_bits {} is not in 2..{}".format(table_bits, MAX_TABLE_BITS))
         self._lib = _load()
@@ -147,10 +147,6 @@ class Solver(object):
 
     def __del__(self):
         self.close()
-
-    def clear(self):
-        """Forget every proof (and the move-ordering statistics)."""
-        self._lib.lg_clear(self._handle)
 
     @property
     def nodes(self):
@@ -188,12 +184,11 @@ class Solver(object):
         play."""
         return self.at_least(position, needed_diff(position.to_move), move, cpu_limit)
 
-    def value(self, position, move=None, cpu_limit=None, bounds=VALUE_RANGE):
+    def value(self, position, move=None, cpu_limit=None):
         """The final stone difference for the side to move under perfect play (after `move`):
-        a bisection over thresholds within `bounds` (known lower and upper bounds), every
-        step sharing the table."""
+        a bisection over thresholds, every step sharing the table."""
         deadline = None if cpu_limit is None else time.process_time() + cpu_limit
-        low, high = bounds
+        low, high = VALUE_RANGE
         while low < high:
             middle = (low + high + 1) // 2
             if self.at_least(position, middle, move, _left(deadline)):
@@ -227,11 +222,6 @@ def _left(deadline):
     return left
 
 
-def margin_points(value, colour):
-    """A final stone difference as `colour`'s margin in points, komi included."""
-    return go_board.margin(value, colour)
-
-
 def analyse(position, solver=None, cpu_limit=None, margins=False):
     """Every legal move's exact result for the side to move, as one JSON-ready dict:
     `{"result": "win"|"loss", "moves": {"2,3": "win", "PASS": "loss", ...}, "margin": points
@@ -244,16 +234,16 @@ def analyse(position, solver=None, cpu_limit=None, margins=False):
     try:
         results = solver.move_results(position, _left(deadline))
         colour = position.to_move
-        report = {"result": WIN if any(results.values()) else LOSS,
-                  "moves": {go_board.move_to_text(move): WIN if won else LOSS
+        report = {"result": PROVEN_WIN if any(results.values()) else PROVEN_LOSS,
+                  "moves": {go_board.move_to_text(move): PROVEN_WIN if won else PROVEN_LOSS
                             for move, won in results.items()},
                   "margin": None}
         if margins:
             move_values = {move: solver.value(position, move, _left(deadline))
                            for move in results}
-            report["move_margins"] = {go_board.move_to_text(move): margin_points(value, colour)
+            report["move_margins"] = {go_board.move_to_text(move): go_board.margin(value, colour)
                                       for move, value in move_values.items()}
-            report["margin"] = margin_points(max(move_values.values()), colour)
+            report["margin"] = go_board.margin(max(move_values.values()), colour)
         report["nodes"] = solver.nodes - start_nodes
         report["cpu"] = round(time.process_time() - start_cpu, 3)
         return report

@@ -195,7 +195,7 @@ def test_every_move_agrees_with_the_python_solver(search):
         if go_board.plies_left(position.ply) <= VALUE_MAX_PLIES:
             _, half_points = endgame.ExactSolver().best_move(position)
             value = search.value(position)
-            assert 2 * solver.margin_points(value, position.to_move) == half_points, position
+            assert 2 * go_board.margin(value, position.to_move) == half_points, position
             met["values"] += 1
     assert min(met["win"], met["loss"], met["ko"], met["pass ends"]) > 0, met
     assert met["values"] >= 300, met

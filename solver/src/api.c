@@ -40,8 +40,6 @@ void lg_free(lg_solver *s)
     }
 }
 
-void lg_clear(lg_solver *s) { search_clear(&s->search); }
-
 unsigned long long lg_nodes(const lg_solver *s) { return s->search.nodes; }
 
 void lg_set_symmetry_from(lg_solver *s, int plies_left)

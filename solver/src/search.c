@@ -58,15 +58,6 @@ int search_init(search_t *s, int log2_entries)
     if (table_init(&s->table, log2_entries))
         return -1;
     s->use_symmetry_from = DEFAULT_SYMMETRY_FROM;
-    search_clear(s);
-    return 0;
-}
-
-void search_free(search_t *s) { table_free(&s->table); }
-
-void search_clear(search_t *s)
-{
-    table_clear(&s->table);
     for (int m = 0; m < NUM_MOVES; m++)
         s->history[m] = 0;
     for (int p = 0; p < MAX_PLY + 2; p++)
@@ -74,7 +65,11 @@ void search_clear(search_t *s)
     s->nodes = 0;
     s->deadline = 0;
     s->aborted = 0;
+    return 0;
 }
+
+void search_free(search_t *s) { table_free(&s->table); }
+
 
 static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
 {

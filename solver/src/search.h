@@ -39,7 +39,6 @@ typedef struct {
 
 int search_init(search_t *s, int log2_entries);
 void search_free(search_t *s);
-void search_clear(search_t *s);
 
 /* 1 when the mover of `n` can end at least `threshold` stones ahead, 0 when not,
  * SEARCH_ABORTED when the deadline passed first. */

@@ -2,7 +2,6 @@
 #include "table.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #define HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
 
@@ -27,11 +26,6 @@ void table_free(table_t *t)
 {
     free(t->entries);
     t->entries = NULL;
-}
-
-void table_clear(table_t *t)
-{
-    memset(t->entries, 0, (t->mask + 1) * BUCKET_SIZE * sizeof(entry_t));
 }
 
 void table_prefetch(const table_t *t, uint64_t key)

@@ -29,7 +29,6 @@ typedef struct {
 /* 2**log2_entries entries; 0 on success, -1 when the memory cannot be had. */
 int table_init(table_t *t, int log2_entries);
 void table_free(table_t *t);
-void table_clear(table_t *t);
 entry_t *table_probe(table_t *t, uint64_t key);
 /* Start loading the bucket of `key` into the cache (probes of many children in a row). */
 void table_prefetch(const table_t *t, uint64_t key);
