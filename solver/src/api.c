@@ -103,10 +103,17 @@ int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_
     if (result != 1)
         return result == LG_ABORTED ? LG_ABORTED : LG_NO_WIN;
     int move = search_proving_move(&s->search, &root, threshold);
-    if (move != NO_MOVE)
-        return move;
+    node_t child;
+    if (move != NO_MOVE && search_child(&root, move, &child)) {
+        /* Checked, not trusted: a search at another threshold may have stored another move.
+         * The proof is in the table, so this costs a probe or two. */
+        result = decide(s, &child, 1 - threshold);
+        if (result == LG_ABORTED)
+            return LG_ABORTED;
+        if (!result)
+            return move;
+    }
     for (move = 0; move <= PASS_MOVE; move++) {
-        node_t child;
         if (!search_child(&root, move, &child))
             continue;
         result = decide(s, &child, 1 - threshold);
