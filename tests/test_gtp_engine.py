@@ -235,9 +235,22 @@ def parse_info_line(line):
     return blocks
 
 
-def read_line(process):
-    assert select.select([process.stdout], [], [], LINE_TIMEOUT)[0], "the engine fell silent"
-    return process.stdout.readline()
+class EngineLines(object):
+    """The engine's stdout a line at a time, each within LINE_TIMEOUT. It reads the file
+    descriptor itself: select on a buffered stream misses lines already in its buffer."""
+
+    def __init__(self, process):
+        self.fd = process.stdout.fileno()
+        self.buffer = b""
+
+    def read_line(self):
+        while b"\n" not in self.buffer:
+            assert select.select([self.fd], [], [], LINE_TIMEOUT)[0], "the engine fell silent"
+            chunk = os.read(self.fd, 4096)
+            assert chunk, "the engine closed its output"
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode() + "\n"
 
 
 def test_lz_analyze_streams_info_lines_until_the_next_command():
@@ -245,16 +258,17 @@ def test_lz_analyze_streams_info_lines_until_the_next_command():
     process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
+    engine = EngineLines(process)
     try:
         process.stdin.write("lz-analyze 10\n")
         process.stdin.flush()
-        assert read_line(process) == "=\n"
-        lines = [read_line(process) for _ in range(3)]
+        assert engine.read_line() == "=\n"
+        lines = [engine.read_line() for _ in range(3)]
         process.stdin.write("name\n")
         process.stdin.flush()
         rest = []
         while not rest or rest[-1] != "= Little-Go\n":
-            rest.append(read_line(process))
+            rest.append(engine.read_line())
     finally:
         process.stdin.close()
         process.wait(LINE_TIMEOUT)
