@@ -73,7 +73,7 @@ test-slow: $(STAMP) solver
 # The board page in headless chromium: Debian's chromium and its driver (apt-get, when missing)
 # and selenium (pip, into .venv) first.
 BROWSER_STAMP := $(VENV)/.browser-installed
-test-browser: browser-deps
+test-browser: browser-deps solver
 	$(PY) -m pytest -q -m browser tests
 
 browser-deps: $(STAMP) $(BROWSER_STAMP)
