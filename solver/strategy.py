@@ -10,7 +10,7 @@ local processes or a Ray cluster (solver/jobs.py) and give the same answers what
 The answer at a position is the winning move the proof found (`Solver.winning_move`: the move
 the table remembers, found in the search's order: captures, killer, history). It is chosen
 that way because it is the cheapest proven choice: a choice by largest margin needs the exact
-value of every winning move, several further searches per position (docs/benchmarks.md), and
+value of every winning move, a bisection of about six more threshold searches each, and
 buys nothing once every reply of the loser is answered by a proof and the exact search finishes
 the game. The same questions in the same order on the same table size give the same moves, so a
 job's answers, and the book, are the same bytes on every run (tests/test_strategy.py).

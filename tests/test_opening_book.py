@@ -36,14 +36,6 @@ BOOK = opening_book.read()
 UNUSABLE = "opening_book: cannot use "
 
 
-def position_after(line):
-    """The Position after a line of moves (go_board's move text) from the empty board."""
-    position = Position()
-    for text in line:
-        position = position.play(go_board.move_from_text(text))
-    return position
-
-
 def held_positions(rng, count):
     """`count` positions the committed book answers, met along seeded games in which the side
     the book answers follows it and the other side plays uniformly at random."""
@@ -127,8 +119,8 @@ def test_the_empty_board_key_is_ply_one_with_a_game_ending_pass():
 
 def test_an_opponent_pass_is_part_of_the_key():
     # After White's pass Black's pass would end the game: a different future, a different key.
-    played = position_after(["2,2", "2,1"])
-    passed = position_after(["2,2", "PASS"])
+    played = strategy.position_after(["2,2", "2,1"])
+    passed = strategy.position_after(["2,2", "PASS"])
     assert opening_book.position_key(passed)[0] % opening_book.STATES == \
         opening_book.STATE_PASS_ENDS_GAME
     assert opening_book.position_key(played)[0] % opening_book.STATES == opening_book.STATE_NORMAL
@@ -162,8 +154,8 @@ def test_a_ko_ban_is_part_of_the_key_in_the_images_frame():
 
 def test_transpositions_share_a_key():
     # The same stones reached in two orders: the previous boards differ, nothing else does.
-    first = position_after(["2,2", "0,0", "2,3", "4,4"])
-    second = position_after(["2,3", "4,4", "2,2", "0,0"])
+    first = strategy.position_after(["2,2", "0,0", "2,3", "4,4"])
+    second = strategy.position_after(["2,3", "4,4", "2,2", "0,0"])
     assert (first.prev_black, first.prev_white) != (second.prev_black, second.prev_white)
     assert opening_book.position_key(first) == opening_book.position_key(second)
 
