@@ -18,14 +18,12 @@
 #define LG_NO_WIN (-3)
 #define LG_NOT_ROOT_MOVE (-1)
 
-typedef struct {
-    search_t search;
-} lg_solver;
+typedef search_t lg_solver;
 
 lg_solver *lg_new(int log2_entries)
 {
     lg_solver *s = malloc(sizeof *s);
-    if (s && search_init(&s->search, log2_entries)) {
+    if (s && search_init(s, log2_entries)) {
         free(s);
         s = NULL;
     }
@@ -35,22 +33,14 @@ lg_solver *lg_new(int log2_entries)
 void lg_free(lg_solver *s)
 {
     if (s) {
-        search_free(&s->search);
+        search_free(s);
         free(s);
     }
 }
 
-unsigned long long lg_nodes(const lg_solver *s) { return s->search.nodes; }
+unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
 
-void lg_set_symmetry_from(lg_solver *s, int plies_left)
-{
-    s->search.use_symmetry_from = plies_left;
-}
-
-static int decide(lg_solver *s, const node_t *n, int threshold)
-{
-    return search_at_least(&s->search, n, threshold);
-}
+void lg_set_symmetry_from(lg_solver *s, int plies_left) { s->use_symmetry_from = plies_left; }
 
 /* The node of a position (stones, previous board, ply). */
 static node_t root_node(bits black, bits white, bits prev_black, bits prev_white, int ply)
@@ -79,14 +69,14 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
 int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
                 unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
 {
-    s->search.deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
+    s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
     node_t root = root_node(black, white, prev_black, prev_white, ply);
     if (move == LG_NOT_ROOT_MOVE)
-        return decide(s, &root, threshold);
+        return search_at_least(s, &root, threshold);
     node_t child;
     if (root.plies_left == 0 || move < 0 || move > PASS_MOVE || !search_child(&root, move, &child))
         return LG_ILLEGAL;
-    int result = decide(s, &child, 1 - threshold);
+    int result = search_at_least(s, &child, 1 - threshold);
     return result == LG_ABORTED ? LG_ABORTED : !result;
 }
 
@@ -95,19 +85,19 @@ int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_blac
 int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
                     unsigned prev_white, int ply, int threshold, double cpu_limit)
 {
-    s->search.deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
+    s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
     node_t root = root_node(black, white, prev_black, prev_white, ply);
     if (root.plies_left == 0)
         return LG_NO_WIN;
-    int result = decide(s, &root, threshold);
+    int result = search_at_least(s, &root, threshold);
     if (result != 1)
         return result == LG_ABORTED ? LG_ABORTED : LG_NO_WIN;
-    int move = search_proving_move(&s->search, &root, threshold);
+    int move = search_proving_move(s, &root, threshold);
     node_t child;
     if (move != NO_MOVE && search_child(&root, move, &child)) {
         /* Checked, not trusted: a search at another threshold may have stored another move.
          * The proof is in the table, so this costs a probe or two. */
-        result = decide(s, &child, 1 - threshold);
+        result = search_at_least(s, &child, 1 - threshold);
         if (result == LG_ABORTED)
             return LG_ABORTED;
         if (!result)
@@ -116,7 +106,7 @@ int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_
     for (move = 0; move <= PASS_MOVE; move++) {
         if (!search_child(&root, move, &child))
             continue;
-        result = decide(s, &child, 1 - threshold);
+        result = search_at_least(s, &child, 1 - threshold);
         if (result == LG_ABORTED)
             return LG_ABORTED;
         if (!result)
