@@ -92,17 +92,13 @@ int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_
     int result = search_at_least(s, &root, threshold);
     if (result != 1)
         return result == LG_ABORTED ? LG_ABORTED : LG_NO_WIN;
+    /* The table's move as it is: the walk asks every node at its side's win threshold, so the
+     * move stored there proved that threshold (the book's answers are proven again by its
+     * check), and asking again would change the table the next answers are found with. */
     int move = search_proving_move(s, &root, threshold);
+    if (move != NO_MOVE)
+        return move;
     node_t child;
-    if (move != NO_MOVE && search_child(&root, move, &child)) {
-        /* Checked, not trusted: a search at another threshold may have stored another move.
-         * The proof is in the table, so this costs a probe or two. */
-        result = search_at_least(s, &child, 1 - threshold);
-        if (result == LG_ABORTED)
-            return LG_ABORTED;
-        if (!result)
-            return move;
-    }
     for (move = 0; move <= PASS_MOVE; move++) {
         if (!search_child(&root, move, &child))
             continue;
