@@ -128,6 +128,28 @@ def test_a_finished_game_is_its_board(search):
     assert not search.wins(ended)
 
 
+NEAR_THE_END = """
+    O O O . .
+    X X X . .
+    . . . . .
+    . . . . .
+    . . . . ."""
+
+
+@pytest.mark.parametrize("to_move, ply, previous", [
+    (BLACK, 21, NEAR_THE_END.replace("O O O .", "O O . .")),  # White just played (0,2)
+    (WHITE, 22, NEAR_THE_END.replace("X X X .", "X X . ."))])  # Black just played (1,2)
+def test_near_the_end_a_capture_in_reach_counts(search, to_move, ply, previous):
+    # The solver's bounds near the end: Black wins only by taking the white chain in atari,
+    # White only by saving it (a pass loses it); counting stones alone says otherwise.
+    position = Position.from_text(NEAR_THE_END, to_move=to_move, ply=ply, previous=previous)
+    _, half_points = endgame.ExactSolver().best_move(position)
+    assert 2 * go_board.margin(search.value(position), to_move) == half_points
+    assert search.wins(position)
+    assert not search.wins(position, PASS)
+    assert search.value(position, PASS) == {BLACK: -1, WHITE: -3}[to_move]
+
+
 def test_symmetric_images_have_the_same_value(search):
     rng = random.Random(SEED)
     position = position_before_end(rng, 7, PASS_RATE, CAPTURE_RATE)

@@ -20,7 +20,12 @@ int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_
     bits taken = 0;
     bits candidates = NEIGHBOURS[point] & opp;
     while (candidates) {
-        bits chain = chain_of(opp, candidates & -candidates);
+        bits stone = candidates & -candidates;
+        if (NEIGHBOURS[lowest_point(stone)] & empty_after) {
+            candidates &= ~stone; /* a liberty of its own: its chain stays (no flood fill) */
+            continue;
+        }
+        bits chain = chain_of(opp, stone);
         if (!(dilate(chain) & empty_after))
             taken |= chain;
         candidates &= ~chain;

@@ -2,12 +2,17 @@
  *
  * Start at `at_least`. A node proves a threshold by one child that cannot reach the mirrored
  * threshold (1 - t from the child's side), or refutes it when every child and the pass reach
- * it. Order of tries: the move the table remembers, the killer of this depth, bigger captures,
- * then the history of refutations weighted 3**plies_left (a refutation far from the end
- * outranks any number near it; the Python solver measured 30% fewer nodes than plies**2).
+ * it. Near the end, `bounded` decides many nodes without a move: what the mover gets against
+ * an opponent who only passes is an upper bound, what the opponent gets against a mover who
+ * only passes a lower one. Order of tries: the move the table remembers, the killer of this
+ * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
+ * far from the end outranks any number near it; the Python solver measured 30% fewer nodes
+ * than plies**2).
  * Performance compromises: no table below TABLE_MIN_PLIES (those nodes are cheaper to search
  * than to store), symmetric lookups only from use_symmetry_from plies left, enhanced cut-offs
- * only from ETC_MIN_PLIES.
+ * (children's table entries and bounds) only from ETC_MIN_PLIES, bounds only up to
+ * BOUNDS_MAX_PLIES; below ETC_MIN_PLIES a stone is placed only when its move is tried (most
+ * nodes there are refuted by the first), ordered by a capture hint instead of the capture.
  */
 #include "search.h"
 
@@ -17,6 +22,7 @@
 #define VALUE_MAX NUM_POINTS
 #define TABLE_MIN_PLIES 2
 #define ETC_MIN_PLIES 3
+#define BOUNDS_MAX_PLIES 6 /* measured on ply-7 proofs: 4 to 8 alike, all plies slower */
 #define DEFAULT_SYMMETRY_FROM 6
 #define CLOCK_CHECK_MASK 0x3fffu
 #define HISTORY_BITS 52 /* history scores are halved before they outgrow this */
@@ -146,6 +152,40 @@ static int last_ply(const node_t *n, int needed)
     return 0;
 }
 
+/* Stones of `stones`' chains with at most `moves` liberties: all the other side can capture in
+ * `moves` placements while the side of `stones` only passes. */
+static int capturable(bits stones, bits empty, int moves)
+{
+    int count = 0;
+    while (stones) {
+        bits chain = chain_of(stones, stones & -stones);
+        stones &= ~chain;
+        if (popcount(neighbours_of(chain) & empty) <= moves)
+            count += popcount(chain);
+    }
+    return count;
+}
+
+/* 1 or 0 when bounds on the value decide whether the mover reaches `t`, -1 when they do not.
+ * Against an opponent who only passes, the mover gains at most a stone a placement and the
+ * opponent's chains it can capture; a mover who only passes loses at most as much to the
+ * opponent. Either side may always pass, so the value lies between the two. */
+static int bounded(const node_t *n, int t)
+{
+    if (n->plies_left > BOUNDS_MAX_PLIES)
+        return -1;
+    int diff = node_diff(n);
+    int mover_moves = (n->plies_left + 1) / 2, opponent_moves = n->plies_left / 2;
+    bits empty = FULL_BOARD & ~(n->own | n->opp);
+    if (diff + mover_moves < t
+        && diff + mover_moves + capturable(n->opp, empty, mover_moves) < t)
+        return 0;
+    if (diff - opponent_moves >= t
+        && diff - opponent_moves - capturable(n->own, empty, opponent_moves) >= t)
+        return 1;
+    return -1;
+}
+
 static void refuted_by(search_t *s, int move, int plies_left)
 {
     s->killer[plies_left] = move;
@@ -162,37 +202,81 @@ static int search_work(uint64_t nodes)
 
 static int at_least(search_t *s, const node_t *n, int t);
 
-/* The placements of `n` in search order (the pass is tried last, apart). */
-static int ordered_children(search_t *s, const node_t *n, int table_move, child_t *children)
+/* Opponent stones next to `point` with no liberty but it: a placement there captures them
+ * (one chain each when they are single stones; a cheap hint otherwise). */
+static int capture_hint(const node_t *n, int point, bits empty)
+{
+    bits others = empty & ~(1u << point);
+    int hint = 0;
+    for (bits near = NEIGHBOURS[point] & n->opp; near; near &= near - 1)
+        hint += !(NEIGHBOURS[lowest_point(near)] & others);
+    return hint;
+}
+
+/* The placements of `n` with their order of tries (the pass is tried last, apart). With
+ * `play`, only the legal ones, each with its child node and its captures in the order; without,
+ * every empty point, its child still to make and the capture hint in the order. */
+static int candidate_children(search_t *s, const node_t *n, int table_move, int play,
+                              child_t *children)
 {
     int count = 0;
     int killer = s->killer[n->plies_left];
     bits empty = FULL_BOARD & ~(n->own | n->opp);
-    while (empty) {
-        int point = lowest_point(empty);
-        empty &= empty - 1;
-        bits own, opp, captured;
-        if (!place_stone(n->own, n->opp, point, n->ko, &own, &opp, &captured))
-            continue;
-        child_t *c = children + count++;
+    for (bits left = empty; left; left &= left - 1) {
+        int point = lowest_point(left);
+        child_t *c = children + count;
+        int captures;
+        if (play) {
+            bits own, opp, captured;
+            if (!place_stone(n->own, n->opp, point, n->ko, &own, &opp, &captured))
+                continue;
+            c->node.own = opp;
+            c->node.opp = own;
+            c->node.plies_left = n->plies_left - 1;
+            c->node.passed = 0;
+            c->node.ko = ko_ban_after(point, captured, own, opp);
+            captures = popcount(captured);
+        } else {
+            captures = capture_hint(n, point, empty);
+        }
         c->move = point;
-        c->node.own = opp;
-        c->node.opp = own;
-        c->node.plies_left = n->plies_left - 1;
-        c->node.passed = 0;
-        c->node.ko = ko_ban_after(point, captured, own, opp);
         c->order = (uint64_t)(point == table_move) << TABLE_MOVE_SHIFT
             | (uint64_t)(point == killer) << KILLER_SHIFT
-            | (uint64_t)popcount(captured) << CAPTURE_SHIFT | s->history[point];
-    }
-    for (int i = 1; i < count; i++) { /* insertion sort, most promising first */
-        child_t c = children[i];
-        int j = i;
-        for (; j > 0 && children[j - 1].order < c.order; j--)
-            children[j] = children[j - 1];
-        children[j] = c;
+            | (uint64_t)captures << CAPTURE_SHIFT | s->history[point];
+        count++;
     }
     return count;
+}
+
+/* Bring the most promising of children[from..count) to `from` (a selection, not a sort: most
+ * nodes are decided by their first try). */
+static void select_next(child_t *children, int from, int count)
+{
+    int best = from;
+    for (int i = from + 1; i < count; i++)
+        if (children[i].order > children[best].order)
+            best = i;
+    if (best != from) {
+        child_t c = children[from];
+        children[from] = children[best];
+        children[best] = c;
+    }
+}
+
+/* A child whose table entry or bounds show it cannot reach `child_t` (keys computed here). */
+static int known_refutation(search_t *s, child_t *children, int count, int child_t)
+{
+    int child_symmetry;
+    for (int i = 0; i < count; i++) {
+        children[i].key = search_key(s, &children[i].node, &child_symmetry);
+        table_prefetch(&s->table, children[i].key);
+    }
+    for (int i = 0; i < count; i++) {
+        entry_t *e = table_probe(&s->table, children[i].key);
+        if ((e && e->upper < child_t) || bounded(&children[i].node, child_t) == 0)
+            return i;
+    }
+    return -1;
 }
 
 /* Keep what a finished search of this node showed (never after an abort: then nothing is
@@ -221,6 +305,9 @@ static int at_least(search_t *s, const node_t *n, int t)
         return 0;
     if (n->plies_left == 1)
         return last_ply(n, t - diff);
+    int known = bounded(n, t);
+    if (known >= 0)
+        return known;
 
     uint64_t key = 0;
     int symmetry = 0, table_move = NO_MOVE;
@@ -238,23 +325,20 @@ static int at_least(search_t *s, const node_t *n, int t)
         }
     }
     child_t children[NUM_POINTS];
-    int count = ordered_children(s, n, table_move, children);
+    int etc = key && n->plies_left >= ETC_MIN_PLIES;
+    int count = candidate_children(s, n, table_move, etc, children);
     int child_t_needed = 1 - t;
-    if (key && n->plies_left >= ETC_MIN_PLIES) {
-        int child_symmetry;
-        for (int i = 0; i < count; i++) {
-            children[i].key = search_key(s, &children[i].node, &child_symmetry);
-            table_prefetch(&s->table, children[i].key);
-        }
-        for (int i = 0; i < count; i++) {
-            entry_t *e = table_probe(&s->table, children[i].key);
-            if (e && e->upper < child_t_needed) {
-                remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
-                return 1;
-            }
+    if (etc) {
+        int i = known_refutation(s, children, count, child_t_needed);
+        if (i >= 0) {
+            remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
+            return 1;
         }
     }
     for (int i = 0; i < count; i++) {
+        select_next(children, i, count);
+        if (!etc && !search_child(n, children[i].move, &children[i].node))
+            continue;
         int child_wins = at_least(s, &children[i].node, child_t_needed);
         if (s->aborted)
             return 0;
