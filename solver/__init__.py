@@ -17,6 +17,8 @@ seen from the side to move; a side wins when its difference is at least `needed_
 """
 
 import ctypes
+import glob
+import hashlib
 import os
 import subprocess
 import sys
@@ -95,6 +97,17 @@ def available():
     except Unavailable:
         return False
     return True
+
+
+def source_digest():
+    """A fingerprint of the C sources (12 hex digits): answers found by another version of the
+    search may differ (still proven), so saved results name the version that found them."""
+    digest = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(HERE, "src", "*.[ch]"))):
+        digest.update(os.path.basename(path).encode())
+        with open(path, "rb") as handle:
+            digest.update(handle.read())
+    return digest.hexdigest()[:12]
 
 
 def ensure_built():

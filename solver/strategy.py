@@ -6,13 +6,19 @@ start while the winning side follows its answers, each answered with a proven wi
 `check` verifies a written book against a strategy the same way.
 `jobs` cuts the strategies into independent parts, one per start line, so that they run on
 local processes or a Ray cluster (solver/jobs.py) and give the same answers whatever runs them.
+A strategy `after_mistakes` starts where its winner is lost: its jobs are every move of the
+winner and every reply of the loser after it, and those whose reply was a mistake (the winner
+wins after it) are walked; the others are proven losses and answered by nobody.
 
 The answer at a position is the winning move the proof found (`Solver.winning_move`: the move
 the table remembers, found in the search's order: captures, killer, history). It is chosen
-that way because it is the cheapest proven choice: a choice by largest margin needs the exact
-value of every winning move, a bisection of about six more threshold searches each, and
-buys nothing once every reply of the loser is answered by a proof and the exact search finishes
-the game. The same questions in the same order on the same table size give the same moves, so a
+that way because it is the cheapest proven choice. The move of the largest margin needs the
+threshold climbed a stone at a time from the win's (a winning move at each) and ends with a
+refutation of the whole position at the next stone: tried on white-after-00, whose walk takes
+22 CPU s with the first winning move, it did not finish in 300 s with margins at ply 2 alone,
+nor in over ten times the time with margins everywhere; and it buys nothing once every reply
+of the loser is answered by a proof and the exact search finishes the game. The same questions
+in the same order on the same table size give the same moves, so a
 job's answers, and the book, are the same bytes on every run (tests/test_strategy.py).
 """
 
@@ -27,16 +33,19 @@ from go_board import BLACK, WHITE, Position, from_coord
 CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
 # A strategy: the side that wins, the line of moves it starts after (go_board move texts), and
 # the last ply at which the book answers for it (the in-game exact search starts after it).
-Strategy = collections.namedtuple("Strategy", "name winner start last_ply")
+Strategy = collections.namedtuple("Strategy", "name winner start last_ply after_mistakes")
 # Black after its centre (rules.md: the winning first move), through ply 11: at ply 11 (14
 # plies left) the in-game exact search on the grader's Python 3.7 missed its share of the move
 # on a fifth of the book's positions (tools/handover.py, docs/strength.md), at ply 13 it does
 # not. White after each of Black's other first moves, one per symmetry class (all proven
 # losses for Black), through ply 10 (the exact search takes ply 12, 13 plies left).
 LOSING_FIRST_MOVES = ("0,0", "0,1", "0,2", "1,1", "1,2")
-STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 11),)
-              + tuple(Strategy("white-after-" + move.replace(",", ""), WHITE, (move,), 10)
-                      for move in LOSING_FIRST_MOVES))
+# After the centre White is lost; where Black's own third move throws the win away, White's
+# answers through ply 8 (ply 10 would need about ten times the answers; the size budget is 8 MB).
+STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 11, False),)
+              + tuple(Strategy("white-after-" + move.replace(",", ""), WHITE, (move,), 10, False)
+                      for move in LOSING_FIRST_MOVES)
+              + (Strategy("white-after-mistakes", WHITE, ("2,2",), 8, True),))
 # A job: one strategy's part below one reply of the loser to the start (or the start itself).
 Job = collections.namedtuple("Job", "strategy line")
 
@@ -53,20 +62,29 @@ def position_after(line):
     return position
 
 
+def _lines_below(line):
+    """`line` extended by each legal move after it, one per position up to the symmetries."""
+    position = position_after(line)
+    seen, lines = set(), []
+    for move in position.legal_moves():
+        key = opening_book.position_key(position.play(move))[0]
+        if key not in seen:
+            seen.add(key)
+            lines.append(line + (go_board.move_to_text(move),))
+    return lines
+
+
 def jobs(strategy):
     """The strategy cut below each of the loser's replies to its start, one per reply up to the
     board's symmetries (the loser moves first after Black's centre; after Black's losing first
-    moves the winner, White, moves first and the whole strategy is one job)."""
-    start = position_after(strategy.start)
-    if start.to_move == strategy.winner:
+    moves the winner, White, moves first and the whole strategy is one job). After mistakes:
+    one job per move of the winner and reply of the loser."""
+    if strategy.after_mistakes:
+        return [Job(strategy, line) for own in _lines_below(strategy.start)
+                for line in _lines_below(own)]
+    if position_after(strategy.start).to_move == strategy.winner:
         return [Job(strategy, strategy.start)]
-    seen, cut = set(), []
-    for move in start.legal_moves():
-        key = opening_book.position_key(start.play(move))[0]
-        if key not in seen:
-            seen.add(key)
-            cut.append(Job(strategy, strategy.start + (go_board.move_to_text(move),)))
-    return cut
+    return [Job(strategy, line) for line in _lines_below(strategy.start)]
 
 
 def walk(search, job, log=None):
@@ -105,17 +123,36 @@ def walk(search, job, log=None):
     return answers, stats
 
 
+def starts(plan, book=None):
+    """The positions where the winner's answers begin: the strategy's start, or after mistakes
+    each job's start (with `book`, only those it answers; the others are the winner's losses)."""
+    if not plan.after_mistakes:
+        return [position_after(plan.start)]
+    found = [position_after(job.line) for job in jobs(plan)]
+    return [position for position in found if book is None or book.lookup(position) is not None]
+
+
 def check(book, plan, search, rng=None, lines=0, from_ply=1):
     """Check `book` against strategy `plan` with the compiled solver: every position the loser
     can reach while the winner follows the book must have a book answer that wins.
 
-    Without `rng`, every reply of the loser (depth first); with it, `lines` seeded lines on
-    which the loser plays uniformly at random. Only positions from `from_ply` on are proven
-    (earlier ones are still followed). Returns `(checked, failures)`, failures a list of
-    `(position, book move or None)`."""
+    Without `rng`, every reply of the loser (depth first), and after mistakes every start the
+    book leaves unanswered must be proven lost for the winner; with `rng`, `lines` seeded lines
+    from answered starts on which the loser plays uniformly at random. Only positions from
+    `from_ply` on are proven (earlier ones are still followed). Returns `(checked, failures)`,
+    failures a list of `(position, book move or None)`."""
     checked, failures = 0, []
-    starts = [position_after(plan.start)] * (lines if rng else 1)
-    for start in starts:
+    if rng:
+        answered = starts(plan, book)
+        begins = [rng.choice(answered) for _ in range(lines)]
+    else:
+        begins = starts(plan)
+    for start in begins:
+        if book.lookup(start) is None and plan.after_mistakes:
+            checked += 1
+            if search.wins(start):
+                failures.append((start, None))
+            continue
         stack, seen = [start], set()
         while stack:
             position = stack.pop()
@@ -142,7 +179,14 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1):
 
 
 def run_job(job, table_bits):
-    """One job on a fresh solver (what a worker process or a Ray task runs)."""
+    """One job on a fresh solver (what a worker process or a Ray task runs). After mistakes, a
+    job whose loser's reply was no mistake gives no answers (its stats say "lost": true)."""
     solver.ensure_built()
     with solver.Solver(table_bits) as search:
-        return walk(search, job)
+        started = time.process_time()
+        if job.strategy.after_mistakes and not search.wins(position_after(job.line)):
+            answers, stats = {}, {"answers": 0, "per_ply": {}, "lost": True}
+        else:
+            answers, stats = walk(search, job)
+        stats.update(nodes=search.nodes, cpu=round(time.process_time() - started, 1))
+        return answers, stats

@@ -42,7 +42,7 @@ def small_strategy(seed, name="small"):
     line, position = seeded_line(seed)
     winner = position.to_move if endgame.ExactSolver().mover_wins(position) \
         else go_board.other(position.to_move)
-    return strategy.Strategy(name, winner, line, LAST_PLY)
+    return strategy.Strategy(name, winner, line, LAST_PLY, False)
 
 
 def walked(plan):
@@ -91,15 +91,18 @@ def test_a_walk_gives_the_same_answers_every_time():
 
 def test_a_position_the_winner_loses_breaks_the_walk():
     plan = small_strategy(SEED)
-    loser = strategy.Strategy("wrong side", go_board.other(plan.winner), plan.start, LAST_PLY)
+    loser = plan._replace(name="wrong side", winner=go_board.other(plan.winner))
     with pytest.raises(strategy.StrategyBroken):
         walked(loser)
 
 
 def test_the_strategies_are_blacks_after_the_centre_and_whites_after_the_rest():
-    assert [(plan.winner, plan.start, plan.last_ply) for plan in strategy.STRATEGIES] == [
-        (BLACK, ("2,2",), 11), (WHITE, ("0,0",), 10), (WHITE, ("0,1",), 10),
-        (WHITE, ("0,2",), 10), (WHITE, ("1,1",), 10), (WHITE, ("1,2",), 10)]
+    assert [(plan.winner, plan.start, plan.last_ply, plan.after_mistakes)
+            for plan in strategy.STRATEGIES] == [
+        (BLACK, ("2,2",), 11, False), (WHITE, ("0,0",), 10, False),
+        (WHITE, ("0,1",), 10, False), (WHITE, ("0,2",), 10, False),
+        (WHITE, ("1,1",), 10, False), (WHITE, ("1,2",), 10, False),
+        (WHITE, ("2,2",), 8, True)]
     # The six first points up to symmetry: the centre and the five losing ones.
     firsts = {opening_book.position_key(Position().play(go_board.move_from_text(move)))[0]
               for plan in strategy.STRATEGIES for move in plan.start}
@@ -113,6 +116,48 @@ def test_blacks_strategy_is_cut_below_each_white_reply_up_to_symmetry():
         ("2,2", "PASS")]
     white = strategy.STRATEGIES[1]
     assert [job.line for job in strategy.jobs(white)] == [("0,0",)]
+
+
+def test_after_mistakes_the_jobs_are_every_own_move_and_reply_up_to_symmetry():
+    mistakes = strategy.STRATEGIES[-1]
+    lines = [job.line for job in strategy.jobs(mistakes)]
+    assert len(lines) == len(set(lines)) == 86
+    assert {line[:2] for line in lines} == {line for line in (
+        job.line for job in strategy.jobs(strategy.STRATEGIES[0]))}
+    assert lines[0] == ("2,2", "0,0", "0,1")
+
+
+def lost_line(seed):
+    """A seeded line (as seeded_line) whose side to move loses but wins again after one of its
+    moves and a mistake of the other side's, for the Python solver."""
+    while True:
+        line, position = seeded_line(seed)
+        if not endgame.ExactSolver().mover_wins(position) and any(
+                endgame.ExactSolver().mover_wins(position.play(own).play(reply))
+                for own in position.legal_moves()
+                for reply in position.play(own).legal_moves()):
+            return line, position
+        seed += 100
+
+
+def test_after_mistakes_every_won_reply_is_answered_and_every_other_is_a_proven_loss():
+    line, position = lost_line(SEED)
+    plan = strategy.Strategy("mistakes", position.to_move, line, LAST_PLY, True)
+    walked_jobs = 0
+    for job in strategy.jobs(plan):
+        answers, stats = strategy.run_job(job, TABLE_BITS)
+        start = strategy.position_after(job.line)
+        python_wins = endgame.ExactSolver().mover_wins(start)
+        assert stats.get("lost", False) is not python_wins, start
+        if python_wins:
+            walked_jobs += 1
+            sub_plan = plan._replace(start=job.line, after_mistakes=False)
+            for answered in book_positions(sub_plan, answers):
+                key, symmetry = opening_book.position_key(answered)
+                move = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][answers[key]]
+                python = endgame.ExactSolver()
+                assert python.move_wins(answered, dict(python.root_moves(answered))[move])
+    assert walked_jobs > 0
 
 
 @pytest.fixture
@@ -145,6 +190,16 @@ def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_pla
             python = endgame.ExactSolver()
             assert python.move_wins(position, dict(python.root_moves(position))[move])
     assert book.lookup(Position()) == strategy.CENTRE
+
+
+def test_jobs_saved_by_another_version_of_the_solver_are_not_reused(tmp_path, small_plans,
+                                                                    monkeypatch, capsys):
+    count = sum(len(strategy.jobs(plan)) for plan in small_plans)
+    first = build(tmp_path)
+    monkeypatch.setattr(solver, "source_digest", lambda: "another")
+    capsys.readouterr()
+    assert build(tmp_path) == first
+    assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
 
 
 @pytest.mark.ray

@@ -17,6 +17,7 @@ measured side by side in this one run.
 """
 
 import argparse
+import collections
 import datetime
 import glob
 import json
@@ -39,6 +40,7 @@ import opening_book  # noqa: E402
 from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
+from solver import strategy  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
@@ -311,15 +313,31 @@ def soak_section(soak_dir):
 
 
 def book_build_section(path):
-    """Each job's answers per ply, nodes and CPU, from the book's provenance sidecar."""
+    """Each job's answers per ply, nodes and CPU, from the book's provenance sidecar; the jobs
+    of a strategy after mistakes summed in one row (most of them are lost starts, no answer)."""
     with open(path) as handle:
         provenance = json.load(handle)
-    lines = ["| job | answers | per ply | nodes | CPU s |", "| --- | --- | --- | --- | --- |"]
+    after_mistakes = {plan.name for plan in strategy.STRATEGIES if plan.after_mistakes}
+    rows = collections.OrderedDict()
     for name, stats in sorted(provenance["jobs"].items()):
-        lines.append("| {} | {:,} | {} | {:,} | {} |".format(
-            name[:-len(".json")], stats["answers"], ", ".join(
-                "{}: {:,}".format(ply, count) for ply, count in stats["per_ply"].items()),
-            stats["nodes"], stats["cpu"]))
+        plan_name = name.split("-to")[0]
+        label = name[:-len(".json")]
+        if plan_name in after_mistakes:
+            label = "{} (its {{}} jobs, {{}} of them lost starts)".format(plan_name)
+        row = rows.setdefault(label, {"jobs": 0, "lost": 0, "answers": 0, "nodes": 0, "cpu": 0.0,
+                                      "per_ply": collections.Counter()})
+        row["jobs"] += 1
+        row["lost"] += bool(stats.get("lost"))
+        row["answers"] += stats["answers"]
+        row["nodes"] += stats["nodes"]
+        row["cpu"] += stats["cpu"]
+        row["per_ply"].update({int(ply): count for ply, count in stats["per_ply"].items()})
+    lines = ["| job | answers | per ply | nodes | CPU s |", "| --- | --- | --- | --- | --- |"]
+    for label, row in rows.items():
+        lines.append("| {} | {:,} | {} | {:,} | {:.1f} |".format(
+            label.format(row["jobs"], row["lost"]), row["answers"], ", ".join(
+                "{}: {:,}".format(ply, count) for ply, count in sorted(row["per_ply"].items())),
+            row["nodes"], row["cpu"]))
     lines += ["", "{:,.0f} CPU s in all.".format(provenance["cpu_seconds"])]
     return lines
 

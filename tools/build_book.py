@@ -9,8 +9,9 @@ moves a proven winning White move for every position Black can reach through ply
 first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each strategy is
 cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster,
 each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A job's
-answers are saved in --cache as soon as it ends, so an interrupted build resumes where it
-stopped; --fresh starts over. Where two jobs answer the same position (a transposition), the
+answers are saved in --cache as soon as it ends, in a folder named by the solver's sources and
+the table size (`job_folder`), so an interrupted build resumes where it stopped and a changed
+solver starts over; --fresh starts over too. Where two jobs answer the same position (a transposition), the
 earlier job in STRATEGIES' order gives the answer: every answer is a proven win, and that job
 walked every reply after it.
 
@@ -38,11 +39,17 @@ from solver import strategy  # noqa: E402
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
 # The book answers every position our book play can reach through these plies, per colour: the
-# time manager counts those moves as free. White's strategies start after Black's losing first
-# moves only (after the centre White is lost and its moves are searched), so none is counted.
+# time manager counts those moves as free. White's strategies answer only after Black's losing
+# first moves or Black's own mistakes after the centre (where White is lost otherwise and its
+# moves are searched), so none is counted.
 ANSWERED_PLIES = {BLACK: max(s.last_ply for s in strategy.STRATEGIES if s.winner == BLACK),
                   WHITE: 0}
 FIRST_MOVE_SOURCE = "rules.md: every other first move loses (make solve-all proves it)"
+
+
+def job_folder(cache, table_bits):
+    """Where jobs found by this solver (its sources' digest) on this table size are saved."""
+    return os.path.join(cache, "solver-{}-bits{}".format(solver.source_digest(), table_bits))
 
 
 def job_name(job):
@@ -100,11 +107,12 @@ def main(argv=None):
     if solver.missing("build_book"):
         return 2
     started = time.time()
-    os.makedirs(args.cache, exist_ok=True)
+    folder = job_folder(args.cache, args.table_bits)
+    os.makedirs(folder, exist_ok=True)
     all_jobs = [job for plan in strategy.STRATEGIES for job in strategy.jobs(plan)]
     results = {}
     for job in all_jobs:
-        cached = None if args.fresh else read_cached(os.path.join(args.cache, job_name(job)))
+        cached = None if args.fresh else read_cached(os.path.join(folder, job_name(job)))
         if cached is not None:
             results[job] = cached
     todo = [(job, args.table_bits) for job in all_jobs if job not in results]
@@ -114,7 +122,7 @@ def main(argv=None):
     def done(arguments, result):
         job = arguments[0]
         answers, stats = result
-        save_cached(os.path.join(args.cache, job_name(job)), answers, stats)
+        save_cached(os.path.join(folder, job_name(job)), answers, stats)
         results[job] = result
         print("{} {}: {} answers {} in {} CPU s, {} nodes".format(
             job.strategy.name, " ".join(job.line), stats["answers"], stats["per_ply"],
@@ -123,7 +131,7 @@ def main(argv=None):
         job_runner.run(strategy.run_job, todo, args.jobs, args.ray, done)
     except KeyboardInterrupt:
         print("interrupted; the finished jobs are in {}: run the same command to resume".format(
-            args.cache))
+            folder))
         return 130
     book = merge(results[job] for job in all_jobs)
     cpu = sum(results[job][1]["cpu"] for job in all_jobs)
