@@ -49,7 +49,7 @@ from solver import strategy  # noqa: E402
 # The agent as White after each of Black's losing first moves (the opponent, alphabeta4, forced
 # to open there): rung name -> the first move.
 FORCED_FIRST_MOVES = {plan.name: plan.start[0] for plan in strategy.STRATEGIES
-                      if plan.winner == WHITE}
+                      if plan.winner == WHITE and not plan.after_mistakes}
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
          "previous", "gnugo"] + sorted(FORCED_FIRST_MOVES)
 AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
