@@ -138,8 +138,9 @@ ladder-default: $(STAMP) gnugo
 	$(PY) tools/ladder.py $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
 # The opening book: the winning side's whole strategy proven by the compiled solver
-# (tools/build_book.py, solver/strategy.py): 11 jobs on both cores, saved as each ends, so an
-# interrupted build resumes (BOOK_ARGS=--fresh starts over, --ray ADDRESS uses a cluster).
+# (tools/build_book.py, solver/strategy.py): 97 jobs on both cores (34 min), each saved as it
+# ends, so an interrupted build resumes (BOOK_ARGS=--fresh starts over, --ray ADDRESS uses a
+# cluster).
 BOOK_ARGS ?= --jobs 2
 book: $(STAMP) solver
 	$(PY) tools/build_book.py $(BOOK_ARGS)

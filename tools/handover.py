@@ -4,8 +4,9 @@ Usage: python3 tools/handover.py [--lines 40] [--seed 1] [--python PATH]
 
 For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
 the winner follows the book past its last ply, to the winner's first move without a book
-answer (ply 11 for Black, ply 12 for White). There the agent's exact search
-(endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
+answer (ply 13 for Black, ply 12 for White; the after-mistakes strategy is left out: its book
+stops at ply 8, and White's ply 10, 15 plies from the end, is the tree search's). There the
+agent's exact search (endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
 grader's Python 3.7 (or --python) with the share of a default move the agent gives it
 (agent.SOLVER_SHARE of agent.DEFAULT_MOVE_CPU). Prints, per strategy, how many positions the
 search decided within that share, the median and worst CPU seconds, and whether each decision
@@ -87,7 +88,7 @@ def main(argv=None):
     book = opening_book.read()
     worst_all, undecided_all, lost_all = 0.0, 0, 0
     with solver.Solver() as search:
-        for plan in strategy.STRATEGIES:
+        for plan in (plan for plan in strategy.STRATEGIES if not plan.after_mistakes):
             rng = random.Random("{}:{}".format(args.seed, plan.name))
             positions = handover_positions(book, plan, rng, args.lines)
             decided = decide(python, positions)
