@@ -5,15 +5,16 @@ Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--table-bits 26]
 
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
 move for every position White can reach through ply 11; after each of Black's five losing first
-moves a proven winning White move for every position Black can reach through ply 10; and Black's
-first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each strategy is
-cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster,
-each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A job's
-answers are saved in --cache as soon as it ends, in a folder named by the solver's sources and
-the table size (`job_folder`), so an interrupted build resumes where it stopped and a changed
-solver starts over; --fresh starts over too. Where two jobs answer the same position (a transposition), the
-earlier job in STRATEGIES' order gives the answer: every answer is a proven win, and that job
-walked every reply after it.
+moves a proven winning White move for every position Black can reach through ply 10; after the
+centre, wherever Black's third move throws the win away, White's proven answers through ply 8;
+and Black's first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each
+strategy is cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray
+cluster, each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A
+job's answers are saved in --cache as soon as it ends, in a folder named by the solver's sources
+and the table size (`job_folder`), so an interrupted build resumes where it stopped and a
+changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
+transposition), the earlier job in STRATEGIES' order gives the answer: every answer is a proven
+win, and that job walked every reply after it.
 
 The book's bytes depend only on the rules, the solver and --table-bits: the same on every run,
 whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
