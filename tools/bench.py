@@ -321,11 +321,9 @@ def book_build_section(path):
     rows = collections.OrderedDict()
     for name, stats in sorted(provenance["jobs"].items()):
         plan_name = name.split("-to")[0]
-        label = name[:-len(".json")]
-        if plan_name in after_mistakes:
-            label = "{} (its {{}} jobs, {{}} of them lost starts)".format(plan_name)
-        row = rows.setdefault(label, {"jobs": 0, "lost": 0, "answers": 0, "nodes": 0, "cpu": 0.0,
-                                      "per_ply": collections.Counter()})
+        row = rows.setdefault(plan_name if plan_name in after_mistakes else name[:-len(".json")],
+                              {"jobs": 0, "lost": 0, "answers": 0, "nodes": 0, "cpu": 0.0,
+                               "per_ply": collections.Counter()})
         row["jobs"] += 1
         row["lost"] += bool(stats.get("lost"))
         row["answers"] += stats["answers"]
@@ -334,8 +332,10 @@ def book_build_section(path):
         row["per_ply"].update({int(ply): count for ply, count in stats["per_ply"].items()})
     lines = ["| job | answers | per ply | nodes | CPU s |", "| --- | --- | --- | --- | --- |"]
     for label, row in rows.items():
+        if label in after_mistakes:
+            label += " (its {} jobs, {} of them lost starts)".format(row["jobs"], row["lost"])
         lines.append("| {} | {:,} | {} | {:,} | {:.1f} |".format(
-            label.format(row["jobs"], row["lost"]), row["answers"], ", ".join(
+            label, row["answers"], ", ".join(
                 "{}: {:,}".format(ply, count) for ply, count in sorted(row["per_ply"].items())),
             row["nodes"], row["cpu"]))
     lines += ["", "{:,.0f} CPU s in all.".format(provenance["cpu_seconds"])]
