@@ -133,20 +133,21 @@ def starts(plan, book=None):
     return [position for position in found if book is None or book.lookup(position) is not None]
 
 
-def check(book, plan, search, rng=None, lines=0, from_ply=1):
+def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
     """Check `book` against strategy `plan` with the compiled solver: every position the loser
     can reach while the winner follows the book must have a book answer that wins.
 
-    Without `rng`, every reply of the loser (depth first), and after mistakes every start the
-    book leaves unanswered must be proven lost for the winner; with `rng`, `lines` seeded lines
-    from answered starts on which the loser plays uniformly at random. Only positions from
-    `from_ply` on are proven (earlier ones are still followed). Returns `(checked, failures)`,
-    failures a list of `(position, book move or None)`."""
+    Without `rng`, every reply of the loser (depth first) from `begins` (default: the strategy's
+    starts), and after mistakes every start the book leaves unanswered must be proven lost for
+    the winner; with `rng`, `lines` seeded lines from answered starts on which the loser plays
+    uniformly at random. Only positions from `from_ply` on are proven (earlier ones are still
+    followed). Returns `(checked, failures)`, failures a list of `(position, book move or
+    None)`."""
     checked, failures = 0, []
     if rng:
         answered = starts(plan, book)
         begins = [rng.choice(answered) for _ in range(lines)]
-    else:
+    elif begins is None:
         begins = starts(plan)
     for start in begins:
         if book.lookup(start) is None and plan.after_mistakes:
@@ -177,6 +178,21 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1):
             if move is not None:
                 stack.append(position.play(move))
     return checked, failures
+
+
+def check_job(job, book_path, table_bits, from_ply=1):
+    """The full check of one job's part of its strategy on a fresh solver (what a worker
+    process or a Ray task runs): `(checked, failures, stats)`, stats with nodes and CPU. Jobs
+    cover their strategy between them (positions that transpose across jobs are checked in
+    each)."""
+    solver.ensure_built()
+    book = opening_book.read(book_path)
+    with solver.Solver(table_bits) as search:
+        started = time.process_time()
+        checked, failures = check(book, job.strategy, search, from_ply=from_ply,
+                                  begins=[position_after(job.line)])
+        return checked, failures, {"nodes": search.nodes,
+                                   "cpu": round(time.process_time() - started, 1)}
 
 
 def run_job(job, table_bits):

@@ -7,6 +7,7 @@ Python solver proves winning, give the same answers on every run, and the builde
 the same bytes twice, resume from its saved jobs, and refuse nothing it built.
 """
 
+import json
 import random
 
 import pytest
@@ -18,7 +19,7 @@ import solver
 from conftest import pick_move
 from go_board import BLACK, WHITE, Position
 from solver import strategy
-from tools import build_book
+from tools import build_book, verify_book
 
 SEED = 31
 START_PLY = 17
@@ -200,6 +201,43 @@ def test_jobs_saved_by_another_version_of_the_solver_are_not_reused(tmp_path, sm
     capsys.readouterr()
     assert build(tmp_path) == first
     assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
+
+
+def verified(book_path, capsys):
+    """verify_book's exit code and its JSON per strategy, the full check on one process."""
+    capsys.readouterr()
+    code = verify_book.main(["--book", str(book_path), "--jobs", "1",
+                             "--table-bits", str(TABLE_BITS)])
+    return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_the_full_check_passes_the_built_book_and_names_a_losing_answer(tmp_path, small_plans,
+                                                                        capsys):
+    build(tmp_path)
+    book_path = tmp_path / "book.txt"
+    code, reports = verified(book_path, capsys)
+    assert code == 0
+    assert [report["strategy"] for report in reports] == [plan.name for plan in small_plans]
+    for plan, report in zip(small_plans, reports):
+        assert report["failures"] == []
+        distinct = {opening_book.position_key(position)[0]
+                    for position in book_positions(plan, walked(plan))}
+        assert report["checked"] >= len(distinct) >= 5
+    # One answer of the first strategy replaced by a move the Python solver proves losing.
+    answers = walked(small_plans[0])
+    answers.update(walked(small_plans[1]))
+    python = endgame.ExactSolver()
+    spoiled = next((position, move) for position in book_positions(small_plans[0], answers)
+                   for move, child in python.root_moves(position)
+                   if not python.move_wins(position, child))
+    key, move = opening_book.record(*spoiled)
+    answers[key] = move
+    opening_book.write(str(book_path), answers, {})
+    code, reports = verified(book_path, capsys)
+    position = spoiled[0]
+    assert code == 1
+    assert {"ply": position.ply, "board": go_board.board_to_digits(position.black, position.white),
+            "book": go_board.move_to_text(spoiled[1])} in reports[0]["failures"]
 
 
 @pytest.mark.ray
