@@ -180,19 +180,23 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
     return checked, failures
 
 
-def check_job(job, book_path, table_bits, from_ply=1):
-    """The full check of one job's part of its strategy on a fresh solver (what a worker
-    process or a Ray task runs): `(checked, failures, stats)`, stats with nodes and CPU. Jobs
-    cover their strategy between them (positions that transpose across jobs are checked in
-    each)."""
-    solver.ensure_built()
-    book = opening_book.read(book_path)
+def check_on_fresh_solver(book, plan, table_bits, **check_arguments):
+    """`check` on a fresh solver of 2**table_bits entries: `(checked, failures, stats)`, stats
+    with the nodes searched and the CPU seconds."""
     with solver.Solver(table_bits) as search:
         started = time.process_time()
-        checked, failures = check(book, job.strategy, search, from_ply=from_ply,
-                                  begins=[position_after(job.line)])
+        checked, failures = check(book, plan, search, **check_arguments)
         return checked, failures, {"nodes": search.nodes,
                                    "cpu": round(time.process_time() - started, 1)}
+
+
+def check_job(job, book_path, table_bits, from_ply=1):
+    """The full check of one job's part of its strategy (what a worker process or a Ray task
+    runs), as `check_on_fresh_solver`. Jobs cover their strategy between them (positions that
+    transpose across jobs are checked in each)."""
+    solver.ensure_built()
+    return check_on_fresh_solver(opening_book.read(book_path), job.strategy, table_bits,
+                                 from_ply=from_ply, begins=[position_after(job.line)])
 
 
 def run_job(job, table_bits):

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -44,13 +43,9 @@ def parse_args(argv):
 
 def sampled(args, plan):
     """`(checked, failures, stats)` of --lines seeded lines of `plan`, in this process."""
-    book = opening_book.read(args.book)
     rng = random.Random("{}:{}".format(args.seed, plan.name))
-    started = time.process_time()
-    with solver.Solver(args.table_bits) as search:
-        checked, failures = strategy.check(book, plan, search, rng, args.lines, args.from_ply)
-        return checked, failures, {"nodes": search.nodes,
-                                   "cpu": round(time.process_time() - started, 1)}
+    return strategy.check_on_fresh_solver(opening_book.read(args.book), plan, args.table_bits,
+                                          rng=rng, lines=args.lines, from_ply=args.from_ply)
 
 
 def full(args):
