@@ -41,12 +41,13 @@ Strategy = collections.namedtuple("Strategy", "name winner start last_ply after_
 # losses for Black), through ply 10 (the exact search takes ply 12, 13 plies left).
 LOSING_FIRST_MOVES = ("0,0", "0,1", "0,2", "1,1", "1,2")
 # After the centre White is lost; where Black's own third move throws the win away, White's
-# answers through ply 8: the 86 lines' proofs at ply 4 take most of the build's hour, and ply 10
-# would add about 14x the ply-8 answers (some 1.5 MB, within the 8 MB budget) and more CPU.
+# answers through ply 10 as after the losing first moves. The 86 lines' proofs at ply 4 take
+# most of their CPU: with the table they leave, ply 10 cost 6 CPU s more than ply 8 on a line
+# of 70 s (docs/benchmarks.md). After a later mistake of Black's, White's moves are searched.
 STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 11, False),)
               + tuple(Strategy("white-after-" + move.replace(",", ""), WHITE, (move,), 10, False)
                       for move in LOSING_FIRST_MOVES)
-              + (Strategy("white-after-mistakes", WHITE, ("2,2",), 8, True),))
+              + (Strategy("white-after-mistakes", WHITE, ("2,2",), 10, True),))
 # A job: one strategy's part below one reply of the loser to the start (or the start itself).
 Job = collections.namedtuple("Job", "strategy line")
 

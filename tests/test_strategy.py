@@ -103,7 +103,7 @@ def test_the_strategies_are_blacks_after_the_centre_and_whites_after_the_rest():
         (BLACK, ("2,2",), 11, False), (WHITE, ("0,0",), 10, False),
         (WHITE, ("0,1",), 10, False), (WHITE, ("0,2",), 10, False),
         (WHITE, ("1,1",), 10, False), (WHITE, ("1,2",), 10, False),
-        (WHITE, ("2,2",), 8, True)]
+        (WHITE, ("2,2",), 10, True)]
     # The six first points up to symmetry: the centre and the five losing ones.
     firsts = {opening_book.position_key(Position().play(go_board.move_from_text(move)))[0]
               for plan in strategy.STRATEGIES for move in plan.start}

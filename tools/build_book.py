@@ -6,7 +6,7 @@ Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--table-bits 26]
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
 move for every position White can reach through ply 11; after each of Black's five losing first
 moves a proven winning White move for every position Black can reach through ply 10; after the
-centre, wherever Black's third move throws the win away, White's proven answers through ply 8;
+centre, wherever Black's third move throws the win away, White's proven answers through ply 10;
 and Black's first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each
 strategy is cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray
 cluster, each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A
