@@ -4,8 +4,8 @@ Usage: python3 tools/handover.py [--lines 40] [--seed 1] [--python PATH]
 
 For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
 the winner follows the book past its last ply, to the winner's first move without a book
-answer (ply 13 for Black, ply 12 for White; the after-mistakes strategy is left out: its book
-stops at ply 8, and White's ply 10, 15 plies from the end, is the tree search's). There the
+answer (ply 13 for Black, ply 12 for White; after mistakes each line starts at a mistake the
+book answers, solver.strategy.starts). There the
 agent's exact search (endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
 grader's Python 3.7 (or --python) with the share of a default move the agent gives it
 (agent.SOLVER_SHARE of agent.DEFAULT_MOVE_CPU). Prints, per strategy, how many positions the
@@ -51,8 +51,9 @@ print(json.dumps(out))
 def handover_positions(book, plan, rng, lines):
     """The winner's first positions past the book on `lines` seeded lines of `plan`."""
     positions = []
+    begins = strategy.starts(plan, book)
     for _ in range(lines):
-        position = strategy.position_after(plan.start)
+        position = rng.choice(begins)
         while not position.is_over:
             if position.to_move == plan.winner:
                 move = book.lookup(position)
@@ -88,7 +89,7 @@ def main(argv=None):
     book = opening_book.read()
     worst_all, undecided_all, lost_all = 0.0, 0, 0
     with solver.Solver() as search:
-        for plan in (plan for plan in strategy.STRATEGIES if not plan.after_mistakes):
+        for plan in strategy.STRATEGIES:
             rng = random.Random("{}:{}".format(args.seed, plan.name))
             positions = handover_positions(book, plan, rng, args.lines)
             decided = decide(python, positions)
