@@ -8,8 +8,9 @@ winning side follows the book (or, with --lines, N seeded lines on which the los
 random) must have a book answer that the solver proves winning (solver.strategy.check).
 The full check runs the build's jobs (solver.strategy.check_job) on --jobs local processes or
 a Ray cluster; the sampled one runs here.
-Prints one JSON object per strategy (positions checked, failures, nodes, CPU seconds) and exits
-1 when any position fails, 2 when the solver is not built.
+Prints one JSON object per strategy (positions checked, failures, nodes, CPU seconds; the full
+check also a line per job on stderr as it ends) and exits 1 when any position fails, 2 when the
+solver is not built.
 """
 
 import argparse
@@ -53,7 +54,10 @@ def full(args):
     totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in strategy.STRATEGIES}
 
     def done(arguments, result):
-        name = arguments[0].strategy.name
+        job = arguments[0]
+        name = job.strategy.name
+        sys.stderr.write("{} {}: {} checked, {} failed, {} CPU s\n".format(
+            name, " ".join(job.line), result[0], len(result[1]), result[2]["cpu"]))
         checked, failures, stats = totals[name]
         totals[name] = (checked + result[0], failures + result[1],
                         {key: stats[key] + result[2][key] for key in stats})
