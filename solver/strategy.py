@@ -17,7 +17,10 @@ threshold climbed a stone at a time from the win's (a winning move at each) and 
 refutation of the whole position at the next stone: tried on white-after-00, whose walk takes
 22 CPU s with the first winning move, it did not finish in 300 s with margins at ply 2 alone,
 nor in over ten times the time with margins everywhere; and it buys nothing once every reply
-of the loser is answered by a proof and the exact search finishes the game. The same questions
+of the loser is answered by a proof and the exact search finishes the game. The other choice,
+the move that leaves the loser the fewest non-losing replies, does not separate winning moves
+(after each, every reply loses: no draws with komi 2.5); read as the fewest replies to answer,
+it needs every winning move proven and its whole strategy walked, the margins' cost again. The same questions
 in the same order on the same table size give the same moves, so a
 job's answers, and the book, are the same bytes on every run (tests/test_strategy.py).
 """
