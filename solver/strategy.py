@@ -143,7 +143,7 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
 
     Without `rng`, every reply of the loser (depth first) from `begins` (default: the strategy's
     starts), and after mistakes every start the book leaves unanswered must be proven lost for
-    the winner; with `rng`, `lines` seeded lines from answered starts on which the loser plays
+    the winner unless the game is over there (Black's pass after White's); with `rng`, `lines` seeded lines from answered starts on which the loser plays
     uniformly at random. Only positions from `from_ply` on are proven (earlier ones are still
     followed). Returns `(checked, failures)`, failures a list of `(position, book move or
     None)`."""
@@ -154,7 +154,7 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
     elif begins is None:
         begins = starts(plan)
     for start in begins:
-        if book.lookup(start) is None and plan.after_mistakes:
+        if book.lookup(start) is None and plan.after_mistakes and not start.is_over:
             checked += 1
             if search.wins(start):
                 failures.append((start, None))

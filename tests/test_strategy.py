@@ -161,6 +161,19 @@ def test_after_mistakes_every_won_reply_is_answered_and_every_other_is_a_proven_
     assert walked_jobs > 0
 
 
+def test_a_mistake_that_ends_the_game_needs_no_answer_and_is_no_failure():
+    # Found by the first full `make verify-book`: after the centre and White's pass, Black's pass
+    # ends the game lost for Black (1 stone against komi 2.5); the book has nothing to answer.
+    mistakes = strategy.STRATEGIES[-1]
+    over = strategy.position_after(("2,2", "PASS", "PASS"))
+    assert over.is_over and over.ply == 4
+    book = opening_book.read()
+    assert book.lookup(over) is None
+    with solver.Solver(TABLE_BITS) as search:
+        assert search.wins(over)
+        assert strategy.check(book, mistakes, search, begins=[over]) == (0, [])
+
+
 @pytest.fixture
 def small_plans(monkeypatch):
     plans = (small_strategy(SEED, "first"), small_strategy(SEED + 1, "second"))
