@@ -1,22 +1,28 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
     python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
+                                           [--mistake]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
 The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step_COLOUR.json`.
 `--first-move` makes Black's first move that point, whatever the player would choose (the
 ladder's white-after-* rungs: the agent as White after each of Black's losing first moves).
+`--mistake` makes Black's second move (ply 3) one after which the book answers for White, a move
+that throws Black's win away (the white-after-mistakes rung, with --first-move 2,2), drawn with
+the move's seed; the player's own choice when there is none.
 A malformed input.txt prints one line to stderr and exits with status 2.
 """
 
 import argparse
 import os
+import random
 import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
 from course_io import InputError, read_input, write_output  # noqa: E402
+import opening_book  # noqa: E402
 from go_board import MAX_PLY, Position, move_from_text  # noqa: E402
 from opponents import BUILTIN_PLAYERS  # noqa: E402
 from step_storage import restore_ply, save_after_move  # noqa: E402
@@ -26,6 +32,7 @@ SEED_BYTES = 8
 INPUT_ERROR_STATUS = 2
 TIMED_PLAYERS = ("alphabeta4", "plain-uct")
 MAX_MOVE_CPU = 60.0
+MISTAKE_PLY = 3
 
 
 def move_seed(seed, ply):
@@ -42,6 +49,8 @@ def main(argv=None):
                         "that search ({})".format(", ".join(TIMED_PLAYERS)))
     parser.add_argument("--first-move", type=move_from_text, metavar="I,J",
                         help="Black's first move, instead of the player's choice")
+    parser.add_argument("--mistake", action="store_true",
+                        help="Black's second move: one the book answers for White")
     args = parser.parse_args(argv)
     try:
         colour, previous, current = read_input()
@@ -60,8 +69,15 @@ def main(argv=None):
                              .format(args.name, MAX_MOVE_CPU))
             return INPUT_ERROR_STATUS
         options["time_limit"] = args.move_cpu
+    mistakes = []
+    if args.mistake and ply == MISTAKE_PLY:
+        book = opening_book.read()
+        mistakes = [move for move in position.legal_moves()
+                    if book.lookup(position.play(move)) is not None]
     if args.first_move is not None and ply == 1:
         move = args.first_move
+    elif mistakes:
+        move = random.Random(move_seed(seed, ply)).choice(mistakes)
     else:
         move = BUILTIN_PLAYERS[args.name](move_seed(seed, ply), **options).choose_move(position)
     after = position.play(move)

@@ -37,12 +37,15 @@ def test_rung_specs(tmp_path):
     assert ladder.opponent_spec("plain-uct", args).endswith("plain-uct --move-cpu 4.583")
     assert ladder.opponent_spec("gnugo", args).startswith("gtp:")
     assert ladder.opponent_spec("alphabeta4", args) == "alphabeta4"
-    # The agent as White after each of Black's losing first moves: alphabeta4 forced there.
-    assert sorted(ladder.FORCED_FIRST_MOVES) == ["white-after-00", "white-after-01",
-                                                "white-after-02", "white-after-11",
-                                                "white-after-12"]
+    # The agent as White after each of Black's losing first moves, and after the centre and a
+    # mistake: alphabeta4 forced there.
+    assert sorted(ladder.FORCED_OPENINGS) == ["white-after-00", "white-after-01",
+                                             "white-after-02", "white-after-11",
+                                             "white-after-12", "white-after-mistakes"]
     assert ladder.opponent_spec("white-after-12", args).endswith(
         "opponents/run.py alphabeta4 --first-move 1,2")
+    assert ladder.opponent_spec("white-after-mistakes", args).endswith(
+        "opponents/run.py alphabeta4 --first-move 2,2 --mistake")
 
 
 def test_previous_is_the_pinned_release_built_from_git(tmp_path):

@@ -8,6 +8,8 @@ import sys
 import pytest
 
 from conftest import random_positions
+import go_board
+import opening_book
 from course_io import format_input
 from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
 from opponents import BUILTIN_PLAYERS, alphabeta4
@@ -296,6 +298,34 @@ def test_run_py_rejects_a_malformed_input(tmp_path):
     assert len(result.stderr.decode().splitlines()) == 1
     assert b"Traceback" not in result.stderr
     assert not (tmp_path / "output.txt").exists()
+
+
+def test_run_py_mistake_throws_blacks_win_away_at_ply_3_only(tmp_path):
+    # After the centre and White's corner, only (0,4), its mirror (4,0), (4,4) and the pass
+    # lose for Black (docs/strength.md); the book answers White after each.
+    book = opening_book.read()
+    centre = Position().play(go_board.move_from_text("2,2"))
+    after_corner = centre.play(go_board.move_from_text("0,0"))
+    previous, stones = (centre.black, centre.white), (after_corner.black, after_corner.white)
+    chosen = set()
+    for seed in range(8):
+        (tmp_path / str(seed)).mkdir()
+        result = run_program(str(tmp_path / str(seed)), format_input(BLACK, previous, stones),
+                             "greedy", "--seed", str(seed), "--mistake")
+        assert result.returncode == 0, result.stderr
+        move = go_board.move_from_text((tmp_path / str(seed) / "output.txt").read_text())
+        assert book.lookup(after_corner.play(move)) is not None
+        chosen.add(move)
+    assert {go_board.move_to_text(move) for move in chosen} <= {"0,4", "4,0", "4,4", "PASS"}
+    assert len(chosen) > 1
+    # Black's first move is its own choice with --mistake alone.
+    empty = format_input(BLACK, (0, 0), (0, 0))
+    for name, extra in (("plain", ()), ("mistaken", ("--mistake",))):
+        (tmp_path / name).mkdir()
+        result = run_program(str(tmp_path / name), empty, "greedy", "--seed", "1", *extra)
+        assert result.returncode == 0, result.stderr
+    assert (tmp_path / "plain" / "output.txt").read_bytes() == \
+        (tmp_path / "mistaken" / "output.txt").read_bytes()
 
 
 def test_run_py_forces_blacks_first_move_and_nothing_after(tmp_path):

@@ -19,7 +19,9 @@ The rungs (`RUNGS`):
 - previous: the agent of the last release (`release.json`), built from git into runs/release-*;
 - gnugo: GNU Go level 10 over GTP (the Debian package; `make gnugo` installs it);
 - white-after-00, -01, -02, -11, -12: alphabeta4 forced to open at that losing point, the agent
-  White in every game (the book's White strategies).
+  White in every game (the book's White strategies);
+- white-after-mistakes: alphabeta4 forced to open at the centre and to throw the win away with
+  its next move (one the book answers for White, drawn by seed), the agent White.
 Held out: nothing the agent plays was learned from or tuned on games against any of these
 (docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
 the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
@@ -46,12 +48,14 @@ from referee.player import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU  # noq
 from referee.stats import percentile, summary_rows, wilson_interval  # noqa: E402
 from solver import strategy  # noqa: E402
 
-# The agent as White after each of Black's losing first moves (the opponent, alphabeta4, forced
-# to open there): rung name -> the first move.
-FORCED_FIRST_MOVES = {plan.name: plan.start[0] for plan in strategy.STRATEGIES
-                      if plan.winner == WHITE and not plan.after_mistakes}
+# The agent as White after each of Black's losing first moves, and after the centre and a
+# third move that throws Black's win away (the opponent, alphabeta4, forced to play them):
+# rung name -> opponents/run.py's options.
+FORCED_OPENINGS = {plan.name: "--first-move " + plan.start[0]
+                   + (" --mistake" if plan.after_mistakes else "")
+                   for plan in strategy.STRATEGIES if plan.winner == WHITE}
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
-         "previous", "gnugo"] + sorted(FORCED_FIRST_MOVES)
+         "previous", "gnugo"] + sorted(FORCED_OPENINGS)
 AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
 GNUGO_ARGS = "--mode gtp --level 10"
 GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
@@ -98,10 +102,10 @@ def opponent_spec(rung, args):
             plain_uct_move_cpu(args.move_cpu, args.game_cpu))
     if rung == "gnugo":
         return "gtp:{} {}".format(shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
-    if rung in FORCED_FIRST_MOVES:
-        return "cmd:{} {} alphabeta4 --first-move {}".format(
+    if rung in FORCED_OPENINGS:
+        return "cmd:{} {} alphabeta4 {}".format(
             shlex.quote(sys.executable), shlex.quote(os.path.join(REPO, "opponents", "run.py")),
-            FORCED_FIRST_MOVES[rung])
+            FORCED_OPENINGS[rung])
     return rung
 
 
@@ -215,7 +219,7 @@ def main(argv=None):
                            parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
                            move_wall=max(DEFAULT_MOVE_WALL, 4 * args.move_cpu), seed=args.seed,
                            out_dir=os.path.join(args.out, rung),
-                           a_colour=WHITE if rung in FORCED_FIRST_MOVES else args.agent_colour)
+                           a_colour=WHITE if rung in FORCED_OPENINGS else args.agent_colour)
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0
