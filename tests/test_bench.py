@@ -37,6 +37,16 @@ def test_ladder_results_count_the_agent_per_colour_in_ladder_order(tmp_path):
                                      "resigned": 0}
 
 
+def test_in_a_forced_rung_the_agent_is_white_in_every_game(tmp_path):
+    # docs/benchmarks.md showed these rungs as the opponent's wins as Black before.
+    write_rung(tmp_path, "white-after-mistakes", [game(n, False, n != 2, "forced")
+                                                  for n in range(1, 4)])
+    results = ladder.ladder_results(str(tmp_path))
+    assert results["white-after-mistakes"] == {"Black": (0, 0), "White": (2, 3), "both": (2, 3),
+                                               "resigned": 0}
+    assert ladder.time_use_rows(str(tmp_path))[-1].endswith("| 3 |")
+
+
 def test_wins_by_the_opponents_resignation_have_their_own_column(tmp_path):
     write_rung(tmp_path, "gnugo", [game(1, True, True, "gnugo", reason="resign"),
                                    game(2, False, True, "gnugo"),

@@ -125,7 +125,8 @@ def parse_rungs(text, default_games, scale):
 def rung_games(ladder):
     """(rung, records, the agent's name) per rung of a ladder output directory, in RUNGS order.
 
-    The agent is player A of every rung, so it is Black in game 1 (see referee/match.py).
+    The agent is player A of every rung, so it is Black in game 1 (see referee/match.py), except
+    in the forced rungs, where it is White in every game.
     """
     order = {rung: index for index, rung in enumerate(RUNGS)}
     paths = sorted(glob.glob(os.path.join(ladder, "*", "games.jsonl")),
@@ -135,8 +136,10 @@ def rung_games(ladder):
         with open(path) as handle:
             records = [json.loads(line) for line in handle if line.strip()]
         if records:
-            agent = min(records, key=lambda record: record["game"])["black"]
-            yield os.path.basename(os.path.dirname(path)), records, agent
+            rung = os.path.basename(os.path.dirname(path))
+            agent = min(records, key=lambda record: record["game"])[
+                "white" if rung in FORCED_OPENINGS else "black"]
+            yield rung, records, agent
 
 
 def ladder_results(ladder):
