@@ -21,8 +21,8 @@ import sys
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 
-from course_io import InputError, read_input, write_output  # noqa: E402
 import opening_book  # noqa: E402
+from course_io import InputError, read_input, write_output  # noqa: E402
 from go_board import MAX_PLY, Position, move_from_text  # noqa: E402
 from opponents import BUILTIN_PLAYERS  # noqa: E402
 from step_storage import restore_ply, save_after_move  # noqa: E402

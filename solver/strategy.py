@@ -20,9 +20,9 @@ nor in over ten times the time with margins everywhere; and it buys nothing once
 of the loser is answered by a proof and the exact search finishes the game. The other choice,
 the move that leaves the loser the fewest non-losing replies, does not separate winning moves
 (after each, every reply loses: no draws with komi 2.5); read as the fewest replies to answer,
-it needs every winning move proven and its whole strategy walked, the margins' cost again. The same questions
-in the same order on the same table size give the same moves, so a
-job's answers, and the book, are the same bytes on every run (tests/test_strategy.py).
+it needs every winning move proven and its whole strategy walked, the margins' cost again.
+The same questions in the same order on the same table size give the same moves, so a job's
+answers, and the book, are the same bytes on every run (tests/test_strategy.py).
 """
 
 import collections
@@ -143,10 +143,10 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
 
     Without `rng`, every reply of the loser (depth first) from `begins` (default: the strategy's
     starts), and after mistakes every start the book leaves unanswered must be proven lost for
-    the winner unless the game is over there (Black's pass after White's); with `rng`, `lines` seeded lines from answered starts on which the loser plays
-    uniformly at random. Only positions from `from_ply` on are proven (earlier ones are still
-    followed). Returns `(checked, failures)`, failures a list of `(position, book move or
-    None)`."""
+    the winner unless the game is over there (Black's pass after White's); with `rng`, `lines`
+    seeded lines from answered starts on which the loser plays uniformly at random. Only
+    positions from `from_ply` on are proven (earlier ones are still followed). Returns
+    `(checked, failures)`, failures a list of `(position, book move or None)`."""
     checked, failures = 0, []
     if rng:
         answered = starts(plan, book)

@@ -5,8 +5,8 @@ Usage: python3 tools/handover.py [--lines 40] [--seed 1] [--python PATH]
 For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
 the winner follows the book past its last ply, to the winner's first move without a book
 answer (ply 13 for Black, ply 12 for White; after mistakes each line starts at a mistake the
-book answers, solver.strategy.starts). There the
-agent's exact search (endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
+book answers, solver.strategy.starts). There the agent's exact search
+(endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
 grader's Python 3.7 (or --python) with the share of a default move the agent gives it
 (agent.SOLVER_SHARE of agent.DEFAULT_MOVE_CPU). Prints, per strategy, how many positions the
 search decided within that share, the median and worst CPU seconds, and whether each decision
