@@ -40,11 +40,11 @@ import opening_book  # noqa: E402
 from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds  # noqa: E402
 from mcts.go_game import GoState, PlayoutEvaluator  # noqa: E402
 from mcts.parallel import root_parallel_search  # noqa: E402
-from solver import strategy  # noqa: E402
 from mcts.stopping import StopRules  # noqa: E402
 from referee.stats import wilson_interval  # noqa: E402
+from solver import strategy  # noqa: E402
 from tools.bench_engine import playouts_per_second  # noqa: E402
-from tools import bench_solver, make_submission, solver_reach  # noqa: E402
+from tools import bench_solver, build_book, make_submission, solver_reach  # noqa: E402
 from tools.grader_python import grader_python  # noqa: E402
 from tools.ladder import ladder_results, ladder_rows, rate_text, time_use_rows  # noqa: E402
 
@@ -320,7 +320,7 @@ def book_build_section(path):
     after_mistakes = {plan.name for plan in strategy.STRATEGIES if plan.after_mistakes}
     rows = collections.OrderedDict()
     for name, stats in sorted(provenance["jobs"].items()):
-        plan_name = name.split("-to")[0]
+        plan_name = build_book.job_strategy(name)
         row = rows.setdefault(plan_name if plan_name in after_mistakes else name[:-len(".json")],
                               {"jobs": 0, "lost": 0, "answers": 0, "nodes": 0, "cpu": 0.0,
                                "per_ply": collections.Counter()})

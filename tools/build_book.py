@@ -59,6 +59,11 @@ def job_name(job):
         text.replace(",", "-") for text in job.line))
 
 
+def job_strategy(name):
+    """The strategy's name in a `job_name` (the provenance's keys)."""
+    return name.split("-to")[0]
+
+
 def read_cached(path):
     """A job's saved `(answers, stats)`, or None when there is none or it is unreadable."""
     try:
