@@ -161,6 +161,23 @@ def test_symmetric_images_have_the_same_value(search):
         assert plain.value(position) == value
 
 
+def test_symmetric_lookups_everywhere_change_no_value():
+    # Every node from 2 plies left stored under its smallest image: a wrong image of a board,
+    # its ko point or its stored move would give some of these positions another value.
+    rng = random.Random(SEED + 5)
+    positions = [position_before_end(rng, plies, PASS_RATE, CAPTURE_RATE)
+                 for plies in (6, 7, 8) for _ in range(8)]
+    with solver.Solver(TEST_TABLE_BITS, symmetry_from=2) as symmetric, \
+            solver.Solver(TEST_TABLE_BITS, symmetry_from=go_board.MAX_PLY + 1) as plain:
+        for position in positions:
+            assert symmetric.value(position) == plain.value(position)
+            move = symmetric.winning_move(position)
+            if move is None:
+                assert not plain.wins(position)
+            else:
+                assert plain.wins(position, move)
+
+
 def test_the_winning_move_wins_for_the_python_solver_and_a_lost_position_has_none(search):
     rng = random.Random(SEED + 3)
     seen = collections.Counter()

@@ -17,24 +17,17 @@ int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_
         return 0;
     bits empty_after = FULL_BOARD & ~(own | opp | bit);
     own |= bit;
+    bits next_to_empty = neighbours_of(empty_after);
     bits taken = 0;
-    bits candidates = NEIGHBOURS[point] & opp;
-    while (candidates) {
-        bits stone = candidates & -candidates;
-        if (NEIGHBOURS[lowest_point(stone)] & empty_after) {
-            candidates &= ~stone; /* a liberty of its own: its chain stays (no flood fill) */
-            continue;
-        }
-        bits chain = chain_of(opp, stone);
-        if (!(dilate(chain) & empty_after))
-            taken |= chain;
-        candidates &= ~chain;
+    bits suspects = NEIGHBOURS[point] & opp & ~next_to_empty; /* no liberty of their own */
+    if (suspects) {
+        bits chains = chain_of(opp, suspects);
+        taken = chains & ~chain_of(chains, chains & next_to_empty);
     }
     if (taken) {
         if (point == ko && !(taken & (taken - 1)))
             return 0; /* the retake would recreate the previous board */
-    } else if (!(NEIGHBOURS[point] & empty_after)
-               && !(dilate(chain_of(own, bit)) & empty_after)) {
+    } else if (!(next_to_empty & bit) && !(chain_of(own, bit) & next_to_empty)) {
         return 0; /* suicide: captures are tested first, as the referee does */
     }
     *new_own = own;
@@ -53,4 +46,34 @@ int ko_ban_after(int point, bits captured, bits new_own, bits new_opp)
     if ((NEIGHBOURS[point] & empty) != captured)
         return NO_KO;
     return lowest_point(captured);
+}
+
+void placements_init(placements_t *pl, bits own, bits opp)
+{
+    bits empty = FULL_BOARD & ~(own | opp);
+    pl->own = own;
+    pl->opp = opp;
+    pl->empty = empty;
+    pl->captures_somewhere = 0;
+    for (bits left = opp; left;) {
+        bits chain = chain_of(opp, left & -left);
+        left &= ~chain;
+        bits liberties = neighbours_of(chain) & empty;
+        if (liberties & (liberties - 1))
+            continue;
+        int point = lowest_point(liberties);
+        if (pl->captures_somewhere & liberties)
+            pl->capture_at[point] |= chain;
+        else
+            pl->capture_at[point] = chain;
+        pl->captures_somewhere |= liberties;
+    }
+    pl->breathing = 0;
+    for (bits left = own; left;) {
+        bits chain = chain_of(own, left & -left);
+        left &= ~chain;
+        bits liberties = neighbours_of(chain) & empty;
+        if (liberties & (liberties - 1))
+            pl->breathing |= chain;
+    }
 }

@@ -1,8 +1,10 @@
 /* rules.h: Little-Go's rules on 25-bit boards, for the exact search.
  *
  * Reading guide: start at `place_stone`, the one function that decides legality and captures,
- * then `ko_ban_after`. The rules are ../../../shared/rules.md; go_board.py is the Python twin
- * these are tested against through the binding (tests/test_solver.py).
+ * then `ko_ban_after`; `placement` gives place_stone's answers for every point of a board from
+ * one pass over its chains (`placements_init`). The rules are ../../../shared/rules.md;
+ * go_board.py is the Python twin these are tested against through the binding
+ * (tests/test_solver.py).
  *
  * Vocabulary (as in go_board.py): a point is 0..24, row * 5 + col, row 0 at the top; a board is
  * a bit set of points (`bits`); own/opp are the side to move's and the opponent's stones.
@@ -63,6 +65,39 @@ static inline bits chain_of(bits stones, bits seed)
  * ko point `ko` retaken by a single capture). */
 int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
                 bits *captured);
+
+/* Every placement of the side `own` at once: what each would capture and where a placement
+ * without a capture would be suicide, found by one pass over the chains (the search makes every
+ * child of a node; place_stone would flood the same chains once per point). */
+typedef struct {
+    bits own, opp, empty;
+    bits captures_somewhere;     /* the last liberties of opponent chains */
+    bits capture_at[NUM_POINTS]; /* there: the chains a placement takes (elsewhere: unset) */
+    bits breathing;              /* own chains of two liberties or more (one placement: one left) */
+} placements_t;
+
+void placements_init(placements_t *pl, bits own, bits opp);
+
+/* place_stone's answer for `point` from `pl` (the same legality, boards and captures). */
+static inline int placement(const placements_t *pl, int point, int ko, bits *new_own,
+                            bits *new_opp, bits *captured)
+{
+    bits bit = 1u << point;
+    if (!(pl->empty & bit))
+        return 0;
+    bits taken = 0;
+    if (pl->captures_somewhere & bit) {
+        taken = pl->capture_at[point];
+        if (point == ko && !(taken & (taken - 1)))
+            return 0; /* the retake would recreate the previous board */
+    } else if (!(NEIGHBOURS[point] & (pl->empty | pl->breathing))) {
+        return 0; /* suicide */
+    }
+    *new_own = pl->own | bit;
+    *new_opp = pl->opp & ~taken;
+    *captured = taken;
+    return 1;
+}
 
 /* The point the opponent may not retake at once after `own` played `point` capturing
  * `captured` (boards after the move), or NO_KO. */

@@ -8,11 +8,14 @@
  * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
  * far from the end outranks any number near it; the Python solver measured 30% fewer nodes
  * than plies**2).
+ * A node makes all its children at once (`children_of`, one pass over the chains for every
+ * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
+ * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
+ * then probe the children's table entries (prefetched as the children are made) and drop the
+ * children the table shows won; a child searched afterwards reuses its key and skips its bounds.
  * Performance compromises: no table below TABLE_MIN_PLIES (those nodes are cheaper to search
- * than to store), symmetric lookups only from use_symmetry_from plies left, enhanced cut-offs
- * (children's table entries and bounds) only from ETC_MIN_PLIES, bounds only up to
- * BOUNDS_MAX_PLIES; below ETC_MIN_PLIES a stone is placed only when its move is tried (most
- * nodes there are refuted by the first), ordered by a capture hint instead of the capture.
+ * than to store), symmetric lookups only from use_symmetry_from plies left, table cut-offs of
+ * children only from ETC_MIN_PLIES, bounds only up to BOUNDS_MAX_PLIES.
  */
 #include "search.h"
 
@@ -39,6 +42,7 @@ typedef struct {
     node_t node;
     int move;
     uint64_t key; /* set only where enhanced cut-offs probe the children */
+    int symmetry; /* the key's (search_key) */
 } child_t;
 
 static void init_tables(void)
@@ -90,10 +94,11 @@ static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
     *symmetry = 0;
     if (n->plies_left < s->use_symmetry_from)
         return best;
+    board_pair images[NUM_SYMMETRIES];
+    symmetric_images(pair_of(n->own, n->opp), images);
     for (int sym = 1; sym < NUM_SYMMETRIES; sym++) {
-        uint64_t key = raw_key(transform_bits(n->own, sym), transform_bits(n->opp, sym),
-                               n->plies_left, n->passed,
-                               n->ko == NO_KO ? NO_KO : SYMMETRIC_POINT[sym][n->ko]);
+        uint64_t key = raw_key(first_of(images[sym]), second_of(images[sym]), n->plies_left,
+                               n->passed, n->ko == NO_KO ? NO_KO : SYMMETRIC_POINT[sym][n->ko]);
         if (key < best) {
             best = key;
             *symmetry = sym;
@@ -141,29 +146,30 @@ static int last_ply(const node_t *n, int needed)
             return 0;
         candidates = empty & neighbours_of(n->opp);
     }
+    placements_t pl;
+    placements_init(&pl, n->own, n->opp);
     while (candidates) {
         int point = lowest_point(candidates);
         candidates &= candidates - 1;
         bits own, opp, captured;
-        if (place_stone(n->own, n->opp, point, n->ko, &own, &opp, &captured)
+        if (placement(&pl, point, n->ko, &own, &opp, &captured)
             && 1 + popcount(captured) >= needed)
             return 1;
     }
     return 0;
 }
 
-/* Stones of `stones`' chains with at most `moves` liberties: all the other side can capture in
- * `moves` placements while the side of `stones` only passes. */
-static int capturable(bits stones, bits empty, int moves)
+/* Whether the chains of `stones` with at most `moves` liberties hold at least `wanted` stones
+ * (all the other side can capture in `moves` placements while the side of `stones` passes). */
+static int capturable_reaches(bits stones, bits empty, int moves, int wanted)
 {
-    int count = 0;
-    while (stones) {
+    while (stones && wanted > 0) {
         bits chain = chain_of(stones, stones & -stones);
         stones &= ~chain;
         if (popcount(neighbours_of(chain) & empty) <= moves)
-            count += popcount(chain);
+            wanted -= popcount(chain);
     }
-    return count;
+    return wanted <= 0;
 }
 
 /* 1 or 0 when bounds on the value decide whether the mover reaches `t`, -1 when they do not.
@@ -178,10 +184,10 @@ static int bounded(const node_t *n, int t)
     int mover_moves = (n->plies_left + 1) / 2, opponent_moves = n->plies_left / 2;
     bits empty = FULL_BOARD & ~(n->own | n->opp);
     if (diff + mover_moves < t
-        && diff + mover_moves + capturable(n->opp, empty, mover_moves) < t)
+        && !capturable_reaches(n->opp, empty, mover_moves, t - diff - mover_moves))
         return 0;
     if (diff - opponent_moves >= t
-        && diff - opponent_moves - capturable(n->own, empty, opponent_moves) >= t)
+        && !capturable_reaches(n->own, empty, opponent_moves, diff - opponent_moves - t + 1))
         return 1;
     return -1;
 }
@@ -200,49 +206,44 @@ static int search_work(uint64_t nodes)
     return nodes ? 64 - __builtin_clzll(nodes) : 0;
 }
 
-static int at_least(search_t *s, const node_t *n, int t);
-
-/* Opponent stones next to `point` with no liberty but it: a placement there captures them
- * (one chain each when they are single stones; a cheap hint otherwise). */
-static int capture_hint(const node_t *n, int point, bits empty)
+/* The legal placements of `n`, each with its child node and its order of tries (the pass is
+ * tried last, apart), without those whose bounds show the child won for its mover. Stops at the
+ * first child the bounds show lost for its mover (the node's proof): its index in `refuting`,
+ * else -1. With `probe`, each child's table key is computed and its bucket prefetched. */
+static int children_of(search_t *s, const node_t *n, int table_move, int probe,
+                       int child_threshold, child_t *children, int *refuting)
 {
-    bits others = empty & ~(1u << point);
-    int hint = 0;
-    for (bits near = NEIGHBOURS[point] & n->opp; near; near &= near - 1)
-        hint += !(NEIGHBOURS[lowest_point(near)] & others);
-    return hint;
-}
-
-/* The placements of `n` with their order of tries (the pass is tried last, apart). With
- * `play`, only the legal ones, each with its child node and its captures in the order; without,
- * every empty point, its child still to make and the capture hint in the order. */
-static int candidate_children(search_t *s, const node_t *n, int table_move, int play,
-                              child_t *children)
-{
+    *refuting = -1;
     int count = 0;
     int killer = s->killer[n->plies_left];
-    bits empty = FULL_BOARD & ~(n->own | n->opp);
-    for (bits left = empty; left; left &= left - 1) {
+    placements_t pl;
+    placements_init(&pl, n->own, n->opp);
+    for (bits left = pl.empty; left; left &= left - 1) {
         int point = lowest_point(left);
         child_t *c = children + count;
-        int captures;
-        if (play) {
-            bits own, opp, captured;
-            if (!place_stone(n->own, n->opp, point, n->ko, &own, &opp, &captured))
-                continue;
-            c->node.own = opp;
-            c->node.opp = own;
-            c->node.plies_left = n->plies_left - 1;
-            c->node.passed = 0;
-            c->node.ko = ko_ban_after(point, captured, own, opp);
-            captures = popcount(captured);
-        } else {
-            captures = capture_hint(n, point, empty);
-        }
+        bits own, opp, captured;
+        if (!placement(&pl, point, n->ko, &own, &opp, &captured))
+            continue;
         c->move = point;
+        c->node.own = opp;
+        c->node.opp = own;
+        c->node.plies_left = n->plies_left - 1;
+        c->node.passed = 0;
+        c->node.ko = ko_ban_after(point, captured, own, opp);
+        int known = bounded(&c->node, child_threshold);
+        if (known == 0) {
+            *refuting = count;
+            return count + 1;
+        }
+        if (known == 1)
+            continue; /* the opponent wins after it: nothing to try */
+        if (probe) {
+            c->key = search_key(s, &c->node, &c->symmetry);
+            table_prefetch(&s->table, c->key);
+        }
         c->order = (uint64_t)(point == table_move) << TABLE_MOVE_SHIFT
             | (uint64_t)(point == killer) << KILLER_SHIFT
-            | (uint64_t)captures << CAPTURE_SHIFT | s->history[point];
+            | (uint64_t)popcount(captured) << CAPTURE_SHIFT | s->history[point];
         count++;
     }
     return count;
@@ -263,19 +264,19 @@ static void select_next(child_t *children, int from, int count)
     }
 }
 
-/* A child whose table entry or bounds show it cannot reach `child_t` (keys computed here). */
-static int known_refutation(search_t *s, child_t *children, int count, int child_t)
+/* A child whose table entry shows it cannot reach `child_t`, or -1; children whose entries show
+ * they reach it are dropped from `children` (and `count`). */
+static int known_refutation(search_t *s, child_t *children, int *count, int child_t)
 {
-    int child_symmetry;
-    for (int i = 0; i < count; i++) {
-        children[i].key = search_key(s, &children[i].node, &child_symmetry);
-        table_prefetch(&s->table, children[i].key);
-    }
-    for (int i = 0; i < count; i++) {
+    int kept = 0;
+    for (int i = 0; i < *count; i++) {
         entry_t *e = table_probe(&s->table, children[i].key);
-        if ((e && e->upper < child_t) || bounded(&children[i].node, child_t) == 0)
+        if (e && e->upper < child_t)
             return i;
+        if (!e || e->lower < child_t)
+            children[kept++] = children[i];
     }
+    *count = kept;
     return -1;
 }
 
@@ -291,7 +292,9 @@ static void remember(search_t *s, uint64_t key, int symmetry, int move, int lowe
                 search_work(s->nodes - nodes_before));
 }
 
-static int at_least(search_t *s, const node_t *n, int t)
+/* `probed`: the child of a node with enhanced cut-offs that `n` is (its key computed and its
+ * bounds asked at `t` there), or NULL. */
+static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
 {
     int diff = node_diff(n);
     if (n->plies_left == 0)
@@ -305,7 +308,7 @@ static int at_least(search_t *s, const node_t *n, int t)
         return 0;
     if (n->plies_left == 1)
         return last_ply(n, t - diff);
-    int known = bounded(n, t);
+    int known = probed ? -1 : bounded(n, t);
     if (known >= 0)
         return known;
 
@@ -313,7 +316,12 @@ static int at_least(search_t *s, const node_t *n, int t)
     int symmetry = 0, table_move = NO_MOVE;
     uint64_t nodes_before = s->nodes;
     if (n->plies_left >= TABLE_MIN_PLIES) {
-        key = search_key(s, n, &symmetry);
+        if (probed) {
+            key = probed->key;
+            symmetry = probed->symmetry;
+        } else {
+            key = search_key(s, n, &symmetry);
+        }
         entry_t *e = table_probe(&s->table, key);
         if (e) {
             if (e->lower >= t)
@@ -325,11 +333,15 @@ static int at_least(search_t *s, const node_t *n, int t)
         }
     }
     child_t children[NUM_POINTS];
-    int etc = key && n->plies_left >= ETC_MIN_PLIES;
-    int count = candidate_children(s, n, table_move, etc, children);
-    int child_t_needed = 1 - t;
+    int etc = n->plies_left >= ETC_MIN_PLIES;
+    int child_t_needed = 1 - t, refuting;
+    int count = children_of(s, n, table_move, etc, child_t_needed, children, &refuting);
+    if (refuting >= 0) {
+        remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
+        return 1;
+    }
     if (etc) {
-        int i = known_refutation(s, children, count, child_t_needed);
+        int i = known_refutation(s, children, &count, child_t_needed);
         if (i >= 0) {
             remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
             return 1;
@@ -337,9 +349,7 @@ static int at_least(search_t *s, const node_t *n, int t)
     }
     for (int i = 0; i < count; i++) {
         select_next(children, i, count);
-        if (!etc && !search_child(n, children[i].move, &children[i].node))
-            continue;
-        int child_wins = at_least(s, &children[i].node, child_t_needed);
+        int child_wins = at_least(s, &children[i].node, child_t_needed, etc ? children + i : NULL);
         if (s->aborted)
             return 0;
         if (!child_wins) {
@@ -351,7 +361,7 @@ static int at_least(search_t *s, const node_t *n, int t)
     if (!n->passed) {
         node_t after_pass;
         search_child(n, PASS_MOVE, &after_pass);
-        int child_wins = at_least(s, &after_pass, child_t_needed);
+        int child_wins = at_least(s, &after_pass, child_t_needed, NULL);
         if (s->aborted)
             return 0;
         if (!child_wins) {
@@ -379,6 +389,6 @@ int search_proving_move(search_t *s, const node_t *n, int threshold)
 int search_at_least(search_t *s, const node_t *n, int threshold)
 {
     s->aborted = 0;
-    int result = at_least(s, n, threshold);
+    int result = at_least(s, n, threshold, NULL);
     return s->aborted ? SEARCH_ABORTED : result;
 }
