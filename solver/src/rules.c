@@ -55,25 +55,23 @@ void placements_init(placements_t *pl, bits own, bits opp)
     pl->opp = opp;
     pl->empty = empty;
     pl->captures_somewhere = 0;
-    for (bits left = opp; left;) {
-        bits chain = chain_of(opp, left & -left);
-        left &= ~chain;
-        bits liberties = neighbours_of(chain) & empty;
-        if (liberties & (liberties - 1))
-            continue;
-        int point = lowest_point(liberties);
-        if (pl->captures_somewhere & liberties)
-            pl->capture_at[point] |= chain;
-        else
-            pl->capture_at[point] = chain;
-        pl->captures_somewhere |= liberties;
-    }
     pl->breathing = 0;
-    for (bits left = own; left;) {
-        bits chain = chain_of(own, left & -left);
+    for (bits left = own | opp; left;) {
+        bits seed = left & -left;
+        bits chain = chain_of(seed & opp ? opp : own, seed);
         left &= ~chain;
         bits liberties = neighbours_of(chain) & empty;
-        if (liberties & (liberties - 1))
-            pl->breathing |= chain;
+        int one_liberty = !(liberties & (liberties - 1));
+        if (seed & own) {
+            if (!one_liberty)
+                pl->breathing |= chain;
+        } else if (one_liberty) {
+            int point = lowest_point(liberties);
+            if (pl->captures_somewhere & liberties)
+                pl->capture_at[point] |= chain;
+            else
+                pl->capture_at[point] = chain;
+            pl->captures_somewhere |= liberties;
+        }
     }
 }
