@@ -54,12 +54,12 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
     n.ko = NO_KO;
     bits prev_own = black_moves ? prev_black : prev_white;
     bits prev_opp = black_moves ? prev_white : prev_black;
-    bits empty = FULL_BOARD & ~(n.own | n.opp);
-    while (empty && !n.passed) {
-        int point = lowest_point(empty);
-        empty &= empty - 1;
+    placements_t pl;
+    placements_init(&pl, n.own, n.opp);
+    for (bits left = pl.empty; left && !n.passed; left &= left - 1) {
+        int point = lowest_point(left);
         bits own, opp, captured;
-        if (place_stone(n.own, n.opp, point, NO_KO, &own, &opp, &captured) && captured
+        if (placement(&pl, point, NO_KO, &own, &opp, &captured) && captured
             && own == prev_own && opp == prev_opp)
             n.ko = point; /* the placement that would recreate the previous board */
     }

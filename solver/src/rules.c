@@ -12,28 +12,9 @@ void rules_init(void)
 int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
                 bits *captured)
 {
-    bits bit = 1u << point;
-    if ((own | opp) & bit)
-        return 0;
-    bits empty_after = FULL_BOARD & ~(own | opp | bit);
-    own |= bit;
-    bits next_to_empty = neighbours_of(empty_after);
-    bits taken = 0;
-    bits suspects = NEIGHBOURS[point] & opp & ~next_to_empty; /* no liberty of their own */
-    if (suspects) {
-        bits chains = chain_of(opp, suspects);
-        taken = chains & ~chain_of(chains, chains & next_to_empty);
-    }
-    if (taken) {
-        if (point == ko && !(taken & (taken - 1)))
-            return 0; /* the retake would recreate the previous board */
-    } else if (!(next_to_empty & bit) && !(chain_of(own, bit) & next_to_empty)) {
-        return 0; /* suicide: captures are tested first, as the referee does */
-    }
-    *new_own = own;
-    *new_opp = opp & ~taken;
-    *captured = taken;
-    return 1;
+    placements_t pl;
+    placements_init(&pl, own, opp);
+    return placement(&pl, point, ko, new_own, new_opp, captured);
 }
 
 int ko_ban_after(int point, bits captured, bits new_own, bits new_opp)

@@ -1,8 +1,8 @@
 /* rules.h: Little-Go's rules on 25-bit boards, for the exact search.
  *
- * Reading guide: start at `place_stone`, the one function that decides legality and captures,
- * then `ko_ban_after`; `placement` gives place_stone's answers for every point of a board from
- * one pass over its chains (`placements_init`). The rules are ../../../shared/rules.md;
+ * Reading guide: start at `placement`, the one function that decides legality and captures
+ * (for every point of a board, from one pass over its chains by `placements_init`; `place_stone`
+ * asks it for one point), then `ko_ban_after`. The rules are ../../../shared/rules.md;
  * go_board.py is the Python twin these are tested against through the binding
  * (tests/test_solver.py).
  *
@@ -60,15 +60,9 @@ static inline bits chain_of(bits stones, bits seed)
     }
 }
 
-/* Play `point` for the side `own`: 1 and the boards after the captures when legal (`captured`:
- * the opponent stones removed), 0 when the referee refuses it (occupied, suicide, or the banned
- * ko point `ko` retaken by a single capture). */
-int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
-                bits *captured);
-
 /* Every placement of the side `own` at once: what each would capture and where a placement
  * without a capture would be suicide, found by one pass over the chains (the search makes every
- * child of a node; place_stone would flood the same chains once per point). */
+ * child of a node from it). */
 typedef struct {
     bits own, opp, empty;
     bits captures_somewhere;     /* the last liberties of opponent chains */
@@ -78,7 +72,9 @@ typedef struct {
 
 void placements_init(placements_t *pl, bits own, bits opp);
 
-/* place_stone's answer for `point` from `pl` (the same legality, boards and captures). */
+/* Play `point` from `pl`: 1 and the boards after the captures when legal (`captured`: the
+ * opponent stones removed), 0 when the referee refuses it (occupied, suicide, or the banned ko
+ * point `ko` retaken by a single capture). */
 static inline int placement(const placements_t *pl, int point, int ko, bits *new_own,
                             bits *new_opp, bits *captured)
 {
@@ -98,6 +94,11 @@ static inline int placement(const placements_t *pl, int point, int ko, bits *new
     *captured = taken;
     return 1;
 }
+
+/* `placement` of `point` for the side `own` (a pass over the chains for one point: where every
+ * point is tried, placements_init once and `placement` for each). */
+int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
+                bits *captured);
 
 /* The point the opponent may not retake at once after `own` played `point` capturing
  * `captured` (boards after the move), or NO_KO. */
