@@ -18,7 +18,6 @@ Standard library only, Python 3.7: the agent reads its input through here on eve
 
 import os
 import stat
-import tempfile
 
 # The course's board, as the files spell it: SIZE rows of SIZE digits (go_board.SIZE and
 # referee.rules.SIZE are the same board; tests/test_course_io.py checks it).
@@ -33,8 +32,11 @@ ROW_DIGITS = "012"
 # The referee's input.txt is 65 bytes; this leaves room for CRLF and trailing spaces.
 MAX_INPUT_BYTES = 4096
 # What a file written here may be read by: everyone, as open() makes it under the usual umask
-# (mkstemp alone would make it private).
+# (write_atomically sets it whatever the umask).
 WRITTEN_FILE_MODE = 0o644
+# A temporary file's name ends in this many random bytes (hex); a name taken is drawn again.
+TEMPORARY_NAME_BYTES = 6
+TEMPORARY_NAME_TRIES = 100
 
 
 class InputError(ValueError):
@@ -64,12 +66,25 @@ def read_regular_file(path, max_bytes):
     return raw
 
 
+def _create_temporary_beside(path):
+    """`(descriptor, path)` of a new file in `path`'s folder, opened for writing, whose name no
+    other file had (O_EXCL). Not tempfile.mkstemp: importing tempfile (random, hashlib, shutil,
+    bz2, lzma) is a large share of a book move's CPU on Python 3.7 (docs/strength.md)."""
+    prefix = os.path.join(os.path.dirname(path), "." + os.path.basename(path) + ".")
+    for _ in range(TEMPORARY_NAME_TRIES):
+        temp_path = prefix + os.urandom(TEMPORARY_NAME_BYTES).hex()
+        try:
+            handle = os.open(temp_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, WRITTEN_FILE_MODE)
+        except FileExistsError:
+            continue
+        return handle, temp_path
+    raise FileExistsError("no free temporary name beside {}".format(path))
+
+
 def write_atomically(path, text):
     """Write `text` (ASCII or UTF-8) so that a reader sees the old file or the whole new one:
     a temporary file in the same folder, then a rename. A failure leaves no temporary file."""
-    directory = os.path.dirname(path) or "."
-    handle, temp_path = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
-                                         dir=directory)
+    handle, temp_path = _create_temporary_beside(path)
     try:
         with os.fdopen(handle, "wb") as temp:
             temp.write(text.encode("utf-8"))

@@ -18,7 +18,6 @@ import sys
 import agent
 import course_io
 import go_board
-import gtp_engine
 import step_storage
 from go_board import PASS
 
@@ -59,6 +58,7 @@ def main(directory="."):
 
 
 if __name__ == "__main__":
+    import gtp_engine  # here, not above: the bundle's one-move call never loads the GTP engine
     if sys.argv[1:] == [gtp_engine.GTP_FLAG]:
         sys.exit(gtp_engine.main())
     sys.exit(main())

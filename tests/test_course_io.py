@@ -176,6 +176,30 @@ def test_write_atomically_replaces_the_file_and_leaves_nothing_else(tmp_path):
     assert os.stat(str(path)).st_mode & 0o777 == course_io.WRITTEN_FILE_MODE
 
 
+def test_an_atomic_write_draws_another_temporary_name_when_one_is_taken(tmp_path, monkeypatch):
+    path = tmp_path / "file.json"
+    taken = tmp_path / ".file.json.000000000000"
+    taken.write_text("someone else's")
+    draws = iter([bytes(6), bytes(6), b"\x01" * 6])
+    monkeypatch.setattr(course_io.os, "urandom", lambda count: next(draws))
+    course_io.write_atomically(str(path), "new")
+    assert path.read_text() == "new"
+    assert taken.read_text() == "someone else's"
+    assert sorted(os.listdir(str(tmp_path))) == [".file.json.000000000000", "file.json"]
+
+
+def test_an_atomic_write_without_a_free_temporary_name_fails_and_keeps_the_old_file(
+        tmp_path, monkeypatch):
+    path = tmp_path / "file.json"
+    path.write_text("old")
+    (tmp_path / ".file.json.000000000000").write_text("taken")
+    monkeypatch.setattr(course_io.os, "urandom", lambda count: bytes(count))
+    with pytest.raises(FileExistsError):
+        course_io.write_atomically(str(path), "new")
+    assert path.read_text() == "old"
+    assert sorted(os.listdir(str(tmp_path))) == [".file.json.000000000000", "file.json"]
+
+
 def test_a_failed_atomic_write_keeps_the_old_file_and_no_temporary(tmp_path, monkeypatch):
     path = tmp_path / "file.json"
     path.write_text("old")
