@@ -26,7 +26,6 @@ import time
 from mcts import core
 from mcts.budget import Budget
 
-MAX_WORKERS = 4
 # How long past its own wall deadline the parent waits for a worker's answer.
 REPORT_GRACE_SECONDS = 1.0
 # A search (worker or parent) is stopped by the kernel this far past its CPU share; it stops
@@ -69,15 +68,6 @@ def _limit_worker(cpu_seconds, parent_pid, prctl):
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent_pid:
         os._exit(1)  # the parent died before the death signal was armed
-
-
-def usable_cores():
-    """Cores this process may run on (CPU affinity), capped at MAX_WORKERS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cores))
 
 
 def _encode(result):

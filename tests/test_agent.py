@@ -18,7 +18,7 @@ import endgame
 import go_board
 from conftest import game_positions
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord
-from mcts import core
+from mcts import core, parallel
 
 SEED = "561"
 SMALL_BUDGET = {"LITTLEGO_MOVE_CPU": "0.4", "LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED}
@@ -279,9 +279,17 @@ def test_the_leaf_solve_setting_reaches_the_search(monkeypatch, plies, solver_pl
     def fake_search(*args, **kwargs):
         seen.append(kwargs["leaf_solver"])
         return [core.ChildStats(from_coord(1, 1), 1, 1.0, None)], 1, 1
-    monkeypatch.setattr(agent, "root_parallel_search", fake_search)
+    monkeypatch.setattr(parallel, "root_parallel_search", fake_search)
     settings = agent.Settings(dict(ONE_WORKER, LITTLEGO_LEAF_SOLVE_PLIES=plies))
     move, _ = agent.search_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + SEARCH_CPU,
                                 settings)
     assert move == from_coord(1, 1)
     assert [None if solver is None else solver.plies for solver in seen] == [solver_plies]
+
+
+def test_workers_default_to_the_usable_cores_capped(monkeypatch):
+    monkeypatch.setattr(agent.os, "sched_getaffinity", lambda pid: set(range(9)), raising=False)
+    assert agent.usable_cores() == agent.MAX_WORKERS
+    assert agent.Settings({}).workers == agent.MAX_WORKERS
+    monkeypatch.setattr(agent.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert agent.Settings({}).workers == 1

@@ -381,6 +381,37 @@ def test_a_book_move_reads_the_book_header_once(tmp_path, monkeypatch):
     assert (tmp_path / "output.txt").read_text() == go_board.move_to_text(answer)
 
 
+# Plays one move in a fresh interpreter (argv: the repository, the game directory) and prints
+# the exit code and the names of every module loaded.
+MODULES_PROBE = """
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+import my_player
+code = my_player.main(sys.argv[2])
+print(json.dumps({"exit_code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_book_move_loads_neither_the_search_nor_the_gtp_engine(tmp_path):
+    # A book move's CPU is mostly imports (docs/benchmarks.md): MCTS, the GTP engine, tempfile
+    # and random load only when a move is searched or GTP is spoken.
+    after_corner = Position().play(from_coord(0, 0))
+    (tmp_path / "input.txt").write_bytes(
+        format_input(WHITE, (0, 0), (after_corner.black, 0)).encode("ascii"))
+    environment = {key: value for key, value in os.environ.items()
+                   if not key.startswith(agent.SETTINGS_PREFIX)}
+    done = subprocess.run([sys.executable, "-c", MODULES_PROBE, REPO_ROOT, str(tmp_path)],
+                          env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=60, check=True)
+    report = json.loads(done.stdout)
+    assert report["exit_code"] == 0
+    assert [record["source"] for record in agent.read_decisions(done.stderr)] == [agent.SOURCE_BOOK]
+    loaded = set(report["modules"])
+    assert {"agent", "opening_book", "course_io", "step_storage"} <= loaded
+    assert not loaded & {"mcts.parallel", "mcts.go_game", "gtp_engine", "gtp_analysis", "tempfile",
+                         "random"}
+
+
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
     # The last guard (agent.decide, under main), whatever the search says: force it to PASS.
     monkeypatch.setattr(agent, "choose_move",
