@@ -37,6 +37,10 @@ MAKE_TARGET = "solver"  # the Makefile's target that builds LIBRARY_PATH
 DEFAULT_TABLE_BITS = 24
 BOOK_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
+# A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 at
+# 17 plies (a ply-7 proof), between these bounds (2**16 is 1 MB; 2**28 solves the empty board).
+SIZED_TABLE_BITS = (16, 28)
+SIZED_TABLE_BITS_AT_PLY_7 = 24
 # The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
 ABORTED = -1
 ILLEGAL = -2
@@ -129,6 +133,17 @@ def missing(command):
     return False
 
 
+def table_bits_for(plies_left):
+    """The table (log2 of its entries) for searching one position `plies_left` plies from the
+    end. Much larger than the search is slower, not faster: probes spread over a big table miss
+    the caches, and at 10-12 plies left (a few thousand nodes) 2**24 entries took twice the CPU
+    of 2**18 (docs/strength.md); from 13 plies on the size mattered less than a tenth within a
+    few bits of this rule."""
+    low, high = SIZED_TABLE_BITS
+    bits = SIZED_TABLE_BITS_AT_PLY_7 + 2 * (plies_left - go_board.plies_left(7))
+    return max(low, min(high, bits))
+
+
 class Solver(object):
     """One search context of the C solver; `close` (or `with`) frees its table.
 
@@ -161,17 +176,23 @@ class Solver(object):
     def __del__(self):
         self.close()
 
+    def _live(self):
+        """The C context; ValueError once closed (the C side would read freed memory)."""
+        if not self._handle:
+            raise ValueError("the solver is closed")
+        return self._handle
+
     @property
     def nodes(self):
         """Nodes searched since the context was made or cleared."""
-        return self._lib.lg_nodes(self._handle)
+        return self._lib.lg_nodes(self._live())
 
     def at_least(self, position, threshold, move=None, cpu_limit=None):
         """Whether the side to move of `position` (after playing `move`, when given) can end
         the game `threshold` or more stones ahead. OutOfTime after `cpu_limit` CPU seconds;
         ValueError for an illegal move."""
         result = self._lib.lg_at_least(
-            self._handle, position.black, position.white, position.prev_black,
+            self._live(), position.black, position.white, position.prev_black,
             position.prev_white, _search_ply(position),
             NOT_A_MOVE if move is None else move, threshold, cpu_limit or 0.0)
         if result == ABORTED:
@@ -185,7 +206,7 @@ class Solver(object):
         position is lost. Deterministic: the same questions in the same order on a table of the
         same size give the same move."""
         result = self._lib.lg_winning_move(
-            self._handle, position.black, position.white, position.prev_black,
+            self._live(), position.black, position.white, position.prev_black,
             position.prev_white, _search_ply(position), needed_diff(position.to_move),
             cpu_limit or 0.0)
         if result == ABORTED:
@@ -241,7 +262,7 @@ def analyse(position, solver=None, cpu_limit=None, margins=False):
     or None, "nodes": ..., "cpu": ...}`; with `margins`, the position's margin (perfect play)
     and each move's in `"move_margins"`. OutOfTime after `cpu_limit` CPU seconds in all."""
     own = solver is None
-    solver = Solver() if own else solver
+    solver = Solver(table_bits_for(go_board.plies_left(position.ply))) if own else solver
     start_cpu, start_nodes = time.process_time(), solver.nodes
     deadline = None if cpu_limit is None else start_cpu + cpu_limit
     try:

@@ -212,6 +212,27 @@ def test_a_cpu_limit_stops_a_long_proof():
             fresh.wins(position, cpu_limit=1e-6)
 
 
+def test_a_closed_solver_refuses_questions_instead_of_reading_freed_memory():
+    position = position_before_end(random.Random(SEED + 4), 3, 0.0, CAPTURE_RATE)
+    with solver.Solver(TEST_TABLE_BITS) as context:
+        context.wins(position)
+        assert context.nodes > 0
+    with pytest.raises(ValueError, match="closed"):
+        context.nodes
+    with pytest.raises(ValueError, match="closed"):
+        context.wins(position)
+    with pytest.raises(ValueError, match="closed"):
+        context.winning_move(position)
+    context.close()  # twice is harmless
+
+
+@pytest.mark.parametrize("plies_left, bits", [(1, 16), (14, 16), (15, 18), (18, 24), (19, 26),
+                                              (20, 28), (24, 28)])
+def test_one_position_gets_a_table_sized_by_its_plies_left(plies_left, bits):
+    # 2 bits a ply, 2**24 entries at ply 7 (18 plies left), within 2**16..2**28.
+    assert solver.table_bits_for(plies_left) == bits
+
+
 def differential_positions():
     rng = random.Random(SEED)
     return [position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)
@@ -262,6 +283,20 @@ def test_solve_prints_every_move_and_the_margin(tmp_path, capsys):
     _, half_points = endgame.ExactSolver().best_move(position)
     assert report["margin"] == half_points / 2.0
     assert report["nodes"] > 0 and report["cpu"] >= 0
+
+
+def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
+    sizes = []
+    real_solver = solver.Solver
+    monkeypatch.setattr(solver, "Solver", lambda bits: sizes.append(bits) or real_solver(bits))
+    position = position_before_end(random.Random(SEED + 3), 6, 0.0, CAPTURE_RATE)
+    path = write_input(tmp_path, position)
+    assert solve.main([path, "--ply", str(position.ply)]) == 0
+    sized = json.loads(capsys.readouterr().out)
+    assert solve.main([path, "--ply", str(position.ply), "--table-bits", "20"]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert sizes == [solver.SIZED_TABLE_BITS[0], 20]
+    assert sized["moves"] == told["moves"] and sized["result"] == told["result"]
 
 
 def test_solve_infers_the_ply_from_the_stones(tmp_path, capsys):

@@ -33,8 +33,9 @@ def parse_args(argv):
     parser.add_argument("--margins", action="store_true",
                         help="exact margins of the position and of every move (slower)")
     parser.add_argument("--cpu", type=float, help="give up after this many CPU seconds")
-    parser.add_argument("--table-bits", type=int, default=solver.DEFAULT_TABLE_BITS,
-                        help="2**B table entries of 16 bytes (default %(default)s)")
+    parser.add_argument("--table-bits", type=int,
+                        help="2**B table entries of 16 bytes (default: sized by the plies left, "
+                        "solver.table_bits_for: 16 up to 13 plies left, 24 at 17, 28 from 19)")
     return parser.parse_args(argv)
 
 
@@ -56,7 +57,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         position = position_of(args.input, args.ply)
-        with solver.Solver(args.table_bits) as search:
+        table_bits = args.table_bits or solver.table_bits_for(go_board.plies_left(position.ply))
+        with solver.Solver(table_bits) as search:
             report = solver.analyse(position, search, args.cpu, args.margins)
     except (ValueError, solver.Unavailable, MemoryError) as error:
         sys.stderr.write("solve: {}\n".format(error))
