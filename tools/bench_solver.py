@@ -5,8 +5,9 @@ Usage: python3 tools/bench_solver.py [--positions 6] [--ply7 10] [--repeats 3] [
 
 1. Nodes per second and time to prove: positions PLIES_LEFT plies from the end of seeded games
    (conftest's players: some captures, no passes), each proven from an empty table by the
-   compiled solver (in this process, COMPILED_PASSES times over, the mean per pass kept: a pass
-   at 10 plies left is a few milliseconds) and by endgame.ExactSolver under every Python found:
+   compiled solver (in this process, on the table `solver.table_bits_for` sizes for the row,
+   COMPILED_PASSES times over, the mean per pass kept: a pass at 10 plies left is a few
+   milliseconds) and by endgame.ExactSolver under every Python found:
    this interpreter, PyPy (`pypy3`) and the grader's 3.7 when installed, each in a fresh
    process. The table prints both ratios. The two searches count nodes differently (the
    compiled one decides many nodes near the end by bounds, and refutes children by bounds
@@ -35,6 +36,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO_ROOT)
 sys.path.insert(0, os.path.join(REPO_ROOT, "tests"))
 
+import go_board  # noqa: E402
 import opening_book  # noqa: E402
 import solver  # noqa: E402
 from conftest import position_before_end  # noqa: E402
@@ -43,7 +45,6 @@ from tools.grader_python import grader_python  # noqa: E402
 
 PLIES_LEFT = (10, 12)
 PLY7 = 7
-TABLE_BITS = 24
 COMPILED_PASSES = 10
 CAPTURE_RATE = 0.3
 # Runs endgame.ExactSolver on positions given as JSON on stdin; prints nodes and CPU seconds.
@@ -77,13 +78,13 @@ def python_rate(python, positions):
     return figures["nodes"], figures["cpu"]
 
 
-def compiled_rate(positions):
-    """`(nodes, cpu)` of the compiled solver proving `positions`, per pass (the mean of
-    COMPILED_PASSES)."""
+def compiled_rate(positions, table_bits):
+    """`(nodes, cpu)` of the compiled solver proving `positions` on tables of 2**table_bits
+    entries, per pass (the mean of COMPILED_PASSES)."""
     nodes = cpu = 0.0
     for _ in range(COMPILED_PASSES):
         for position in positions:
-            with solver.Solver(TABLE_BITS) as search:
+            with solver.Solver(table_bits) as search:
                 started = time.process_time()
                 search.wins(position)
                 cpu += time.process_time() - started
@@ -124,24 +125,26 @@ def figures(positions=6, ply7=10, repeats=3, seed=1):
     rows = []
     for plies_left in PLIES_LEFT:
         sample = [position_before_end(rng, plies_left, 0.0, CAPTURE_RATE) for _ in range(positions)]
-        nodes, cpu = compiled_rate(sample)
+        table_bits = solver.table_bits_for(plies_left)
+        nodes, cpu = compiled_rate(sample, table_bits)
         row = {"plies_left": plies_left, "positions": len(sample),
-               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 4)}}
+               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 4), "table_bits": table_bits}}
         for label, python in pythons():
             python_nodes, python_cpu = python_rate(python, sample)
             row[label] = {"nodes": python_nodes, "cpu": round(python_cpu, 3)}
         rows.append(row)
     runs = []  # per position: (CPU seconds, nodes) of each proof
+    table_bits = solver.table_bits_for(go_board.plies_left(PLY7))
     for position in ply7_positions(rng, ply7, opening_book.read()):
         runs.append([])
         for _ in range(repeats):
-            with solver.Solver(TABLE_BITS) as search:
+            with solver.Solver(table_bits) as search:
                 started = time.process_time()
                 search.wins(position)
                 runs[-1].append((time.process_time() - started, search.nodes))
     fastest = [min(cpu for cpu, _ in position_runs) for position_runs in runs]
     every = [cpu for position_runs in runs for cpu, _ in position_runs]
-    proofs = {"positions": len(runs), "repeats": repeats,
+    proofs = {"positions": len(runs), "repeats": repeats, "table_bits": table_bits,
               "median_cpu": round(statistics.median(fastest), 3),
               "worst_cpu": round(max(fastest), 3),
               "median_cpu_every_proof": round(statistics.median(every), 3),
@@ -170,7 +173,11 @@ def table(found):
                       "{:.0f}x".format(row[label]["cpu"] / row["compiled"]["cpu"])]
         lines.append("| {} | {} | {} |".format(row["plies_left"], row["positions"],
                                                " | ".join(cells)))
-    lines += ["", "Ply 7 of Black's strategy (17 plies left), {positions} positions, each proven "
+    lines += ["", "The compiled solver's tables (`solver.table_bits_for`): {}; 2**{} entries at "
+              "ply 7.".format(", ".join("2**{} entries at {} plies left".format(
+                  row["compiled"]["table_bits"], row["plies_left"]) for row in found["rates"]),
+                  found["ply7"]["table_bits"]),
+              "", "Ply 7 of Black's strategy (17 plies left), {positions} positions, each proven "
               "{repeats} times from an empty table: per position the fastest proof, median "
               "{median_cpu} s, worst {worst_cpu} s; every proof, median {median_cpu_every_proof} "
               "s, worst {worst_cpu_every_proof} s; median {median_nodes:,} nodes.".format(
