@@ -1,18 +1,19 @@
 """The compiled solver against the Python one, side by side on the same positions, and the
 compiled solver's time to prove ply-7 positions of the book's lines.
 
-Usage: python3 tools/bench_solver.py [--positions 6] [--ply7 10] [--repeats 3] [--seed 1] [--json]
+Usage: python3 tools/bench_solver.py [--positions 6] [--ply7 10] [--repeats 3] [--seed 1]
+                                      [--rate-runs 5] [--json]
 
 1. Nodes per second and time to prove: positions PLIES_LEFT plies from the end of seeded games
    (conftest's players: some captures, no passes), each proven from an empty table by the
    compiled solver (in this process, on the table `solver.table_bits_for` sizes for the row,
    COMPILED_PASSES times over, the mean per pass kept: a pass at 10 plies left is a few
-   milliseconds) and by endgame.ExactSolver under every Python found:
-   this interpreter, PyPy (`pypy3`) and the grader's 3.7 when installed, each in a fresh
-   process. The table prints both ratios. The two searches count nodes differently (the
-   compiled one decides many nodes near the end by bounds, and refutes children by bounds
-   without visiting them), so the time to prove the same positions is the ratio that says how
-   much faster the compiled solver is.
+   milliseconds) and by endgame.ExactSolver under every Python found: this interpreter, PyPy
+   (`pypy3`) and the grader's 3.7 when installed, each in a fresh process; RATE_RUNS runs,
+   alternated. The table prints both ratios, medians of the runs. The two searches count
+   nodes differently (the compiled one decides many nodes near the end by bounds, and refutes
+   children by bounds without visiting them), so the time to prove the same positions is the
+   ratio that says how much faster the compiled solver is.
 2. Ply 7: positions of Black's strategy at ply 7 (17 plies left: White's replies at random,
    Black's moves from the book), each proven by the compiled solver from an empty table
    `repeats` times, the proofs of one position one after another; per position its fastest
@@ -46,6 +47,8 @@ from tools.grader_python import grader_python  # noqa: E402
 PLIES_LEFT = (10, 12)
 PLY7 = 7
 COMPILED_PASSES = 10
+# Runs of each side-by-side row (PyPy's rate alone varies by a third from run to run).
+RATE_RUNS = 5
 CAPTURE_RATE = 0.3
 # Runs endgame.ExactSolver on positions given as JSON on stdin; prints nodes and CPU seconds.
 PYTHON_SOLVER_SCRIPT = """
@@ -119,20 +122,41 @@ def ply7_positions(rng, count, book):
     return positions
 
 
-def figures(positions=6, ply7=10, repeats=3, seed=1):
+def rate_row(sample, plies_left, rate_runs):
+    """One row of the side by side: `rate_runs` runs, each the compiled solver then every
+    Python on `sample`. Per solver its nodes (the searches are deterministic) and median CPU;
+    per Python the median, min and max over the runs of the two ratios of that run."""
+    table_bits = solver.table_bits_for(plies_left)
+    found = {}  # label -> [(nodes, cpu) per run]
+    for _ in range(rate_runs):
+        found.setdefault("compiled", []).append(compiled_rate(sample, table_bits))
+        for label, python in pythons():
+            found.setdefault(label, []).append(python_rate(python, sample))
+    compiled = found.pop("compiled")
+    row = {"plies_left": plies_left, "positions": len(sample), "runs": rate_runs,
+           "compiled": {"nodes": int(compiled[0][0]),
+                        "cpu": round(statistics.median(cpu for _, cpu in compiled), 4),
+                        "table_bits": table_bits}}
+    for label, runs in found.items():
+        rate_ratios = [(nodes / cpu) / (python_nodes / python_cpu)
+                       for (nodes, cpu), (python_nodes, python_cpu) in zip(compiled, runs)]
+        time_ratios = [python_cpu / cpu for (_, cpu), (_, python_cpu) in zip(compiled, runs)]
+        row[label] = {"nodes": runs[0][0],
+                      "cpu": round(statistics.median(cpu for _, cpu in runs), 3),
+                      "rate_ratio": [round(statistics.median(rate_ratios), 1),
+                                     round(min(rate_ratios), 1), round(max(rate_ratios), 1)],
+                      "time_ratio": [round(statistics.median(time_ratios)),
+                                     round(min(time_ratios)), round(max(time_ratios))]}
+    return row
+
+
+def figures(positions=6, ply7=10, repeats=3, seed=1, rate_runs=RATE_RUNS):
     """The benchmark's figures: nodes and CPU per row and Python, and the ply-7 proofs."""
     rng = random.Random(seed)
     rows = []
     for plies_left in PLIES_LEFT:
         sample = [position_before_end(rng, plies_left, 0.0, CAPTURE_RATE) for _ in range(positions)]
-        table_bits = solver.table_bits_for(plies_left)
-        nodes, cpu = compiled_rate(sample, table_bits)
-        row = {"plies_left": plies_left, "positions": len(sample),
-               "compiled": {"nodes": int(nodes), "cpu": round(cpu, 4), "table_bits": table_bits}}
-        for label, python in pythons():
-            python_nodes, python_cpu = python_rate(python, sample)
-            row[label] = {"nodes": python_nodes, "cpu": round(python_cpu, 3)}
-        rows.append(row)
+        rows.append(rate_row(sample, plies_left, rate_runs))
     runs = []  # per position: (CPU seconds, nodes) of each proof
     table_bits = solver.table_bits_for(go_board.plies_left(PLY7))
     for position in ply7_positions(rng, ply7, opening_book.read()):
@@ -157,23 +181,27 @@ def figures(positions=6, ply7=10, repeats=3, seed=1):
 
 def table(found):
     """`figures` as markdown lines (what docs/benchmarks.md shows)."""
-    labels = [label for label in found["rates"][0] if label not in ("plies_left", "positions",
-                                                                      "compiled")]
+    labels = [label for label in found["rates"][0]
+              if label not in ("plies_left", "positions", "runs", "compiled")]
     lines = ["| plies left | positions | compiled nodes/s | compiled CPU s | " + " | ".join(
         "{0} nodes/s | compiled nodes/s / {0} nodes/s | {0} CPU s | {0} time / compiled time"
         .format(label) for label in labels) + " |",
         "|" + " --- |" * (4 + 4 * len(labels))]
     for row in found["rates"]:
-        rate = row["compiled"]["nodes"] / row["compiled"]["cpu"]
-        cells = ["{:,.0f}".format(rate), "{:.4f}".format(row["compiled"]["cpu"])]
+        cells = ["{:,.0f}".format(row["compiled"]["nodes"] / row["compiled"]["cpu"]),
+                 "{:.4f}".format(row["compiled"]["cpu"])]
         for label in labels:
-            other = row[label]["nodes"] / row[label]["cpu"]
-            cells += ["{:,.0f}".format(other), "{:.0f}x".format(rate / other),
+            cells += ["{:,.0f}".format(row[label]["nodes"] / row[label]["cpu"]),
+                      "{:.0f}x ({:.0f}-{:.0f})".format(*row[label]["rate_ratio"]),
                       "{:.3f}".format(row[label]["cpu"]),
-                      "{:.0f}x".format(row[label]["cpu"] / row["compiled"]["cpu"])]
+                      "{:.0f}x ({:.0f}-{:.0f})".format(*row[label]["time_ratio"])]
         lines.append("| {} | {} | {} |".format(row["plies_left"], row["positions"],
                                                " | ".join(cells)))
-    lines += ["", "The compiled solver's tables (`solver.table_bits_for`): {}; 2**{} entries at "
+    lines += ["", "Each row: {} runs, each the compiled solver and then every Python on the same "
+              "positions; CPU and nodes per second are medians over the runs, each ratio the "
+              "median of the runs' own ratios (min-max in brackets).".format(
+                  found["rates"][0]["runs"]),
+              "", "The compiled solver's tables (`solver.table_bits_for`): {}; 2**{} entries at "
               "ply 7.".format(", ".join("2**{} entries at {} plies left".format(
                   row["compiled"]["table_bits"], row["plies_left"]) for row in found["rates"]),
                   found["ply7"]["table_bits"]),
@@ -191,9 +219,11 @@ def main(argv=None):
     parser.add_argument("--ply7", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3, help="proofs of each ply-7 position")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate-runs", type=int, default=RATE_RUNS,
+                        help="runs of each side-by-side row, medians kept")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    found = figures(args.positions, args.ply7, args.repeats, args.seed)
+    found = figures(args.positions, args.ply7, args.repeats, args.seed, args.rate_runs)
     print(json.dumps(found, sort_keys=True) if args.json else "\n".join(table(found)))
     return 0
 
