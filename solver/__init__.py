@@ -37,8 +37,8 @@ MAKE_TARGET = "solver"  # the Makefile's target that builds LIBRARY_PATH
 DEFAULT_TABLE_BITS = 24
 BOOK_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
-# A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 at
-# 17 plies (a ply-7 proof), between these bounds (2**16 is 1 MB; 2**28 solves the empty board).
+# A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
+# a ply-7 proof, between these bounds (2**16 entries is 1 MB; 2**28 solves the empty board).
 SIZED_TABLE_BITS = (16, 28)
 SIZED_TABLE_BITS_AT_PLY_7 = 24
 # The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
@@ -135,10 +135,10 @@ def missing(command):
 
 def table_bits_for(plies_left):
     """The table (log2 of its entries) for searching one position `plies_left` plies from the
-    end. Much larger than the search is slower, not faster: probes spread over a big table miss
-    the caches, and at 10-12 plies left (a few thousand nodes) 2**24 entries took twice the CPU
-    of 2**18 (docs/strength.md); from 13 plies on the size mattered less than a tenth within a
-    few bits of this rule."""
+    end (go_board.plies_left: 18 at ply 7). Much larger than the search is slower, not faster:
+    probes spread over a big table miss the caches, and at 10 and 12 plies left (a few thousand
+    nodes) 2**24 entries took 1.8x and 1.25x the CPU of 2**16 (docs/strength.md); from 13 plies
+    on, a few bits either way changed the time by less than a tenth."""
     low, high = SIZED_TABLE_BITS
     bits = SIZED_TABLE_BITS_AT_PLY_7 + 2 * (plies_left - go_board.plies_left(7))
     return max(low, min(high, bits))

@@ -35,7 +35,7 @@ def parse_args(argv):
     parser.add_argument("--cpu", type=float, help="give up after this many CPU seconds")
     parser.add_argument("--table-bits", type=int,
                         help="2**B table entries of 16 bytes (default: sized by the plies left, "
-                        "solver.table_bits_for: 16 up to 13 plies left, 24 at 17, 28 from 19)")
+                        "solver.table_bits_for: 16 up to 14 plies left, 24 at ply 7, 28 from 20 plies left)")
     return parser.parse_args(argv)
 
 
@@ -57,7 +57,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         position = position_of(args.input, args.ply)
-        table_bits = args.table_bits or solver.table_bits_for(go_board.plies_left(position.ply))
+        table_bits = (solver.table_bits_for(go_board.plies_left(position.ply))
+                      if args.table_bits is None else args.table_bits)
         with solver.Solver(table_bits) as search:
             report = solver.analyse(position, search, args.cpu, args.margins)
     except (ValueError, solver.Unavailable, MemoryError) as error:
