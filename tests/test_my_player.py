@@ -384,7 +384,7 @@ def test_a_book_move_reads_the_book_header_once(tmp_path, monkeypatch):
 # Plays one move in a fresh interpreter (argv: the repository, the game directory) and prints
 # the exit code and the names of every module loaded.
 MODULES_PROBE = """
-import json, os, sys
+import json, sys
 sys.path.insert(0, sys.argv[1])
 import my_player
 code = my_player.main(sys.argv[2])
