@@ -49,7 +49,8 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
     int black_moves = ply & 1;
     n.own = black_moves ? black : white;
     n.opp = black_moves ? white : black;
-    n.plies_left = ply > MAX_PLY ? 0 : MAX_PLY + 1 - ply; /* past the end: its parity still says who "moves" */
+    /* past the end: its parity still says who "moves" */
+    n.plies_left = ply > MAX_PLY ? 0 : MAX_PLY + 1 - ply;
     n.passed = black == prev_black && white == prev_white;
     n.ko = NO_KO;
     bits prev_own = black_moves ? prev_black : prev_white;

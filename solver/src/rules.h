@@ -65,9 +65,9 @@ static inline bits chain_of(bits stones, bits seed)
  * child of a node from it). */
 typedef struct {
     bits own, opp, empty;
-    bits captures_somewhere;     /* the last liberties of opponent chains */
+    bits captures_somewhere; /* the last liberties of opponent chains */
     bits capture_at[NUM_POINTS]; /* there: the chains a placement takes (elsewhere: unset) */
-    bits breathing;              /* own chains of two liberties or more (one placement: one left) */
+    bits breathing; /* own chains of two liberties or more (one placement leaves one) */
 } placements_t;
 
 void placements_init(placements_t *pl, bits own, bits opp);

@@ -264,16 +264,16 @@ static void select_next(child_t *children, int from, int count)
     }
 }
 
-/* A child whose table entry shows it cannot reach `child_t`, or -1; children whose entries show
- * they reach it are dropped from `children` (and `count`). */
-static int known_refutation(search_t *s, child_t *children, int *count, int child_t)
+/* A child whose table entry shows it cannot reach `child_threshold`, or -1; children whose
+ * entries show they reach it are dropped from `children` (and `count`). */
+static int known_refutation(search_t *s, child_t *children, int *count, int child_threshold)
 {
     int kept = 0;
     for (int i = 0; i < *count; i++) {
         entry_t *e = table_probe(&s->table, children[i].key);
-        if (e && e->upper < child_t)
+        if (e && e->upper < child_threshold)
             return i;
-        if (!e || e->lower < child_t)
+        if (!e || e->lower < child_threshold)
             children[kept++] = children[i];
     }
     *count = kept;
@@ -334,14 +334,14 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
     }
     child_t children[NUM_POINTS];
     int etc = n->plies_left >= ETC_MIN_PLIES;
-    int child_t_needed = 1 - t, refuting;
-    int count = children_of(s, n, table_move, etc, child_t_needed, children, &refuting);
+    int child_threshold = 1 - t, refuting;
+    int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting);
     if (refuting >= 0) {
         remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
         return 1;
     }
     if (etc) {
-        int i = known_refutation(s, children, &count, child_t_needed);
+        int i = known_refutation(s, children, &count, child_threshold);
         if (i >= 0) {
             remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
             return 1;
@@ -349,7 +349,8 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
     }
     for (int i = 0; i < count; i++) {
         select_next(children, i, count);
-        int child_wins = at_least(s, &children[i].node, child_t_needed, etc ? children + i : NULL);
+        const child_t *probed = etc ? children + i : NULL;
+        int child_wins = at_least(s, &children[i].node, child_threshold, probed);
         if (s->aborted)
             return 0;
         if (!child_wins) {
@@ -361,7 +362,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
     if (!n->passed) {
         node_t after_pass;
         search_child(n, PASS_MOVE, &after_pass);
-        int child_wins = at_least(s, &after_pass, child_t_needed, NULL);
+        int child_wins = at_least(s, &after_pass, child_threshold, NULL);
         if (s->aborted)
             return 0;
         if (!child_wins) {
