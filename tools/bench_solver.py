@@ -81,18 +81,22 @@ def python_rate(python, positions):
     return figures["nodes"], figures["cpu"]
 
 
+def timed_proof(position, table_bits):
+    """`(cpu, nodes)` of one compiled proof of `position` from an empty table of 2**table_bits
+    entries (the table's allocation not timed)."""
+    with solver.Solver(table_bits) as search:
+        started = time.process_time()
+        search.wins(position)
+        return time.process_time() - started, search.nodes
+
+
 def compiled_rate(positions, table_bits):
     """`(nodes, cpu)` of the compiled solver proving `positions` on tables of 2**table_bits
     entries, per pass (the mean of COMPILED_PASSES)."""
-    nodes = cpu = 0.0
-    for _ in range(COMPILED_PASSES):
-        for position in positions:
-            with solver.Solver(table_bits) as search:
-                started = time.process_time()
-                search.wins(position)
-                cpu += time.process_time() - started
-                nodes += search.nodes
-    return nodes / COMPILED_PASSES, cpu / COMPILED_PASSES
+    proofs = [timed_proof(position, table_bits)
+              for _ in range(COMPILED_PASSES) for position in positions]
+    return (sum(nodes for _, nodes in proofs) / COMPILED_PASSES,
+            sum(cpu for cpu, _ in proofs) / COMPILED_PASSES)
 
 
 def pythons():
@@ -160,12 +164,7 @@ def figures(positions=6, ply7=10, repeats=3, seed=1, rate_runs=RATE_RUNS):
     runs = []  # per position: (CPU seconds, nodes) of each proof
     table_bits = solver.table_bits_for(go_board.plies_left(PLY7))
     for position in ply7_positions(rng, ply7, opening_book.read()):
-        runs.append([])
-        for _ in range(repeats):
-            with solver.Solver(table_bits) as search:
-                started = time.process_time()
-                search.wins(position)
-                runs[-1].append((time.process_time() - started, search.nodes))
+        runs.append([timed_proof(position, table_bits) for _ in range(repeats)])
     fastest = [min(cpu for cpu, _ in position_runs) for position_runs in runs]
     every = [cpu for position_runs in runs for cpu, _ in position_runs]
     proofs = {"positions": len(runs), "repeats": repeats, "table_bits": table_bits,
