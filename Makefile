@@ -50,10 +50,13 @@ $(GOMILL)/bin/ringmaster: $(STAMP)
 
 # The compiled exact solver (solver/src, C loaded by solver/__init__.py through ctypes): offline
 # tools only, never the per-move path. -march=native because it is built on the machine that
-# runs it and never shipped; -flto lets the rules' small functions inline across files.
+# runs it and never shipped; -flto lets the rules' small functions inline across files, and
+# -fvisibility=hidden lets it inline the table's too (only api.c's door is exported: an exported
+# function may be replaced at load time, so calls to one go through the PLT, uninlined).
 SOLVER_LIB := solver/build/liblittlego_solver.so
 SOLVER_SOURCES := $(wildcard solver/src/*.c solver/src/*.h)
-SOLVER_CFLAGS ?= -O3 -flto -march=native -std=c11 -Wall -Wextra -Werror -shared -fPIC
+SOLVER_CFLAGS ?= -O3 -flto -march=native -fvisibility=hidden -std=c11 -Wall -Wextra -Werror \
+	-shared -fPIC
 solver: $(SOLVER_LIB)
 
 $(SOLVER_LIB): $(SOLVER_SOURCES)

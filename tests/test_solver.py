@@ -226,6 +226,18 @@ def test_a_closed_solver_refuses_questions_instead_of_reading_freed_memory():
     context.close()  # twice is harmless
 
 
+def test_the_library_exports_its_door_and_hides_the_rest():
+    # Built with hidden symbols (the Makefile), the table's and the rules' functions inline
+    # into the search; exported, every call to them would go through the PLT.
+    library = solver._load()
+    for name in ("lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_at_least",
+                 "lg_winning_move"):
+        assert callable(getattr(library, name))
+    for name in ("search_at_least", "placements_init", "table_probe", "table_prefetch"):
+        with pytest.raises(AttributeError):
+            getattr(library, name)
+
+
 @pytest.mark.parametrize("plies_left, bits", [(1, 16), (14, 16), (15, 18), (18, 24), (19, 26),
                                               (20, 28), (24, 28)])
 def test_one_position_gets_a_table_sized_by_its_plies_left(plies_left, bits):

@@ -17,10 +17,12 @@
 #define LG_ILLEGAL (-2)
 #define LG_NO_WIN (-3)
 #define LG_NOT_ROOT_MOVE (-1)
+/* The library is built with hidden symbols (the Makefile): only these functions are the door. */
+#define LG_EXPORT __attribute__((visibility("default")))
 
 typedef search_t lg_solver;
 
-lg_solver *lg_new(int log2_entries)
+LG_EXPORT lg_solver *lg_new(int log2_entries)
 {
     lg_solver *s = malloc(sizeof *s);
     if (s && search_init(s, log2_entries)) {
@@ -30,7 +32,7 @@ lg_solver *lg_new(int log2_entries)
     return s;
 }
 
-void lg_free(lg_solver *s)
+LG_EXPORT void lg_free(lg_solver *s)
 {
     if (s) {
         search_free(s);
@@ -38,9 +40,12 @@ void lg_free(lg_solver *s)
     }
 }
 
-unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
+LG_EXPORT unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
 
-void lg_set_symmetry_from(lg_solver *s, int plies_left) { s->use_symmetry_from = plies_left; }
+LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int plies_left)
+{
+    s->use_symmetry_from = plies_left;
+}
 
 /* The node of a position (stones, previous board, ply). */
 static node_t root_node(bits black, bits white, bits prev_black, bits prev_white, int ply)
@@ -67,8 +72,8 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
     return n;
 }
 
-int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
-                unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
+LG_EXPORT int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
+                          unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
 {
     s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
     node_t root = root_node(black, white, prev_black, prev_white, ply);
@@ -83,8 +88,9 @@ int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_blac
 
 /* A move after which the side to move reaches `threshold` (the one the search proved it with:
  * the table's move, else the first in search order that does), LG_NO_WIN, or LG_ABORTED. */
-int lg_winning_move(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
-                    unsigned prev_white, int ply, int threshold, double cpu_limit)
+LG_EXPORT int lg_winning_move(lg_solver *s, unsigned black, unsigned white,
+                              unsigned prev_black, unsigned prev_white, int ply, int threshold,
+                              double cpu_limit)
 {
     s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
     node_t root = root_node(black, white, prev_black, prev_white, ply);
