@@ -36,8 +36,12 @@ void placements_init(placements_t *pl, bits own, bits opp)
     pl->opp = opp;
     pl->empty = empty;
     pl->captures_somewhere = 0;
-    pl->breathing = 0;
-    for (bits left = own | opp; left;) {
+    /* A chain holding a stone with two empty neighbours has two liberties or more: one flood
+     * fill per side settles all those (own ones breathe, opponent ones cannot be captured), and
+     * only the rest are looked at chain by chain. */
+    pl->breathing = chain_of(own, with_empty_neighbours(own, empty, 2));
+    bits safe = chain_of(opp, with_empty_neighbours(opp, empty, 2));
+    for (bits left = (own & ~pl->breathing) | (opp & ~safe); left;) {
         bits seed = left & -left;
         bits chain = chain_of(seed & opp ? opp : own, seed);
         left &= ~chain;

@@ -48,10 +48,34 @@ static inline bits neighbours_of(bits b)
 /* `b` and every point orthogonally adjacent to it. */
 static inline bits dilate(bits b) { return b | neighbours_of(b); }
 
-/* The chain of `stones` that holds the stone `seed` (one bit). */
-static inline bits chain_of(bits stones, bits seed)
+/* The points of `stones` with at least `wanted` (1..4) points of `empty` next to them: the
+ * four neighbour planes added bit by bit. A chain holding such a stone has that many liberties
+ * at least, so one flood fill from all of them (`chain_of`) settles those chains together. */
+static inline bits with_empty_neighbours(bits stones, bits empty, int wanted)
 {
-    bits chain = seed;
+    bits left = (empty << 1) & ~LEFT_COLUMN & FULL_BOARD, right = (empty >> 1) & ~RIGHT_COLUMN;
+    bits up = (empty << SIZE) & FULL_BOARD, down = empty >> SIZE;
+    bits found;
+    switch (wanted) {
+    case 1:
+        found = left | right | up | down;
+        break;
+    case 2:
+        found = (left & right) | (up & down) | ((left | right) & (up | down));
+        break;
+    case 3:
+        found = (left & right & (up | down)) | (up & down & (left | right));
+        break;
+    default:
+        found = left & right & up & down;
+    }
+    return stones & found;
+}
+
+/* The chains of `stones` that hold a stone of `seeds` (one bit: the chain of that stone). */
+static inline bits chain_of(bits stones, bits seeds)
+{
+    bits chain = seeds;
     for (;;) {
         bits grown = dilate(chain) & stones;
         if (grown == chain)

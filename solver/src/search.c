@@ -163,7 +163,9 @@ static int last_ply(const node_t *n, int needed)
  * (all the other side can capture in `moves` placements while the side of `stones` passes). */
 static int capturable_reaches(bits stones, bits empty, int moves, int wanted)
 {
-    while (stones && wanted > 0) {
+    if (moves < 4) /* chains with a stone of more liberties than moves cannot be taken */
+        stones &= ~chain_of(stones, with_empty_neighbours(stones, empty, moves + 1));
+    while (wanted > 0 && popcount(stones) >= wanted) { /* else too few stones are left */
         bits chain = chain_of(stones, stones & -stones);
         stones &= ~chain;
         if (popcount(neighbours_of(chain) & empty) <= moves)
