@@ -141,7 +141,7 @@ ladder-default: $(STAMP) gnugo
 	$(PY) tools/ladder.py $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
 # The opening book: the winning side's whole strategy proven by the compiled solver
-# (tools/build_book.py, solver/strategy.py): 97 jobs on both cores (23 min), each saved as it
+# (tools/build_book.py, solver/strategy.py): 97 jobs on both cores (17 min), each saved as it
 # ends, so an interrupted build resumes (BOOK_ARGS=--fresh starts over, --ray ADDRESS uses a
 # cluster).
 BOOK_ARGS ?= --jobs 2
@@ -149,7 +149,7 @@ book: $(STAMP) solver
 	$(PY) tools/build_book.py $(BOOK_ARGS)
 
 # Every position the losing side can reach in each strategy, the book's answer proven winning
-# by the compiled solver, on the build's jobs (2,048 CPU s for 379,436 positions: about 18 min
+# by the compiled solver, on the build's jobs (2,108 CPU s for 381,876 positions: about 18 min
 # on both cores; VERIFY_ARGS="--ray ADDRESS" for a cluster, VERIFY_ARGS="--lines 50" samples in
 # one process).
 VERIFY_ARGS ?=
