@@ -193,6 +193,27 @@ def test_the_winning_move_wins_for_the_python_solver_and_a_lost_position_has_non
     assert seen[True] and seen[False]
 
 
+def test_among_equal_moves_the_proof_tries_the_centre_first():
+    # Every move wins here, none captures: with an empty history the proof's first try, and so
+    # its winning move, is the centre (the history starts from the rings). Point order would
+    # have tried (1,2) first, the lowest empty point.
+    position = Position.from_text("""
+        X X X X X
+        X X . X X
+        . . . . .
+        . . . . .
+        O O . O O""", to_move=BLACK, ply=15, previous="""
+        X X X X X
+        X X . X X
+        . . . . .
+        . . . . .
+        O O . O .""")
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        assert all(fresh.move_results(position).values())
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        assert fresh.winning_move(position) == from_coord(2, 2)
+
+
 def test_a_kept_table_answers_again_for_less(search):
     rng = random.Random(SEED + 1)
     position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)
