@@ -38,23 +38,29 @@ static inline int lowest_point(bits b) { return __builtin_ctz(b); }
 #define LEFT_COLUMN 0x108421u /* points 0, 5, 10, 15, 20 */
 #define RIGHT_COLUMN (LEFT_COLUMN << (SIZE - 1))
 
+/* The points whose left (right, upper, lower) neighbour is a point of `b`. */
+static inline bits left_in(bits b) { return (b << 1) & ~LEFT_COLUMN & FULL_BOARD; }
+static inline bits right_in(bits b) { return (b >> 1) & ~RIGHT_COLUMN; }
+static inline bits upper_in(bits b) { return (b << SIZE) & FULL_BOARD; }
+static inline bits lower_in(bits b) { return b >> SIZE; }
+
 /* Every point orthogonally adjacent to a point of `b` (points of `b` only where they touch). */
 static inline bits neighbours_of(bits b)
 {
-    return ((b << 1) & ~LEFT_COLUMN & FULL_BOARD) | ((b >> 1) & ~RIGHT_COLUMN)
-        | ((b << SIZE) & FULL_BOARD) | (b >> SIZE);
+    return left_in(b) | right_in(b) | upper_in(b) | lower_in(b);
 }
 
 /* `b` and every point orthogonally adjacent to it. */
 static inline bits dilate(bits b) { return b | neighbours_of(b); }
 
 /* The points of `stones` with at least `wanted` (1..4) points of `empty` next to them: the
- * four neighbour planes added bit by bit. A chain holding such a stone has that many liberties
- * at least, so one flood fill from all of them (`chain_of`) settles those chains together. */
+ * four neighbour planes (`left_in` and its kin) added bit by bit. A chain holding such a stone
+ * has that many liberties at least, so one flood fill from all of them (`chain_of`) settles
+ * those chains together. */
 static inline bits with_empty_neighbours(bits stones, bits empty, int wanted)
 {
-    bits left = (empty << 1) & ~LEFT_COLUMN & FULL_BOARD, right = (empty >> 1) & ~RIGHT_COLUMN;
-    bits up = (empty << SIZE) & FULL_BOARD, down = empty >> SIZE;
+    bits left = left_in(empty), right = right_in(empty), up = upper_in(empty);
+    bits down = lower_in(empty);
     bits found;
     switch (wanted) {
     case 1:
