@@ -144,6 +144,11 @@ def table_bits_for(plies_left):
     return max(low, min(high, bits))
 
 
+def table_bits_for_position(position):
+    """`table_bits_for` the plies left after `position`'s ply."""
+    return table_bits_for(go_board.plies_left(position.ply))
+
+
 class Solver(object):
     """One search context of the C solver; `close` (or `with`) frees its table.
 
@@ -262,7 +267,7 @@ def analyse(position, solver=None, cpu_limit=None, margins=False):
     or None, "nodes": ..., "cpu": ...}`; with `margins`, the position's margin (perfect play)
     and each move's in `"move_margins"`. OutOfTime after `cpu_limit` CPU seconds in all."""
     own = solver is None
-    solver = Solver(table_bits_for(go_board.plies_left(position.ply))) if own else solver
+    solver = Solver(table_bits_for_position(position)) if own else solver
     start_cpu, start_nodes = time.process_time(), solver.nodes
     deadline = None if cpu_limit is None else start_cpu + cpu_limit
     try:

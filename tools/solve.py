@@ -34,8 +34,8 @@ def parse_args(argv):
                         help="exact margins of the position and of every move (slower)")
     parser.add_argument("--cpu", type=float, help="give up after this many CPU seconds")
     parser.add_argument("--table-bits", type=int,
-                        help="2**B table entries of 16 bytes (default: sized by the plies left, "
-                        "solver.table_bits_for: 16 up to 14 plies left, 24 at ply 7, 28 from 20 plies left)")
+                        help="2**B table entries of 16 bytes (default: sized by the plies "
+                        "left, solver.table_bits_for)")
     return parser.parse_args(argv)
 
 
@@ -57,7 +57,7 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         position = position_of(args.input, args.ply)
-        table_bits = (solver.table_bits_for(go_board.plies_left(position.ply))
+        table_bits = (solver.table_bits_for_position(position)
                       if args.table_bits is None else args.table_bits)
         with solver.Solver(table_bits) as search:
             report = solver.analyse(position, search, args.cpu, args.margins)
