@@ -131,12 +131,11 @@ def rate_row(sample, plies_left, rate_runs):
     Python on `sample`. Per solver its nodes (the searches are deterministic) and median CPU;
     per Python the median, min and max over the runs of the two ratios of that run."""
     table_bits = solver.table_bits_for(plies_left)
-    found = {}  # label -> [(nodes, cpu) per run]
+    compiled, found = [], {}  # (nodes, cpu) per run; per Python label, the same
     for _ in range(rate_runs):
-        found.setdefault("compiled", []).append(compiled_rate(sample, table_bits))
+        compiled.append(compiled_rate(sample, table_bits))
         for label, python in pythons():
             found.setdefault(label, []).append(python_rate(python, sample))
-    compiled = found.pop("compiled")
     row = {"plies_left": plies_left, "positions": len(sample), "runs": rate_runs,
            "compiled": {"nodes": int(compiled[0][0]),
                         "cpu": round(statistics.median(cpu for _, cpu in compiled), 4),
