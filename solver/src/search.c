@@ -46,6 +46,12 @@ typedef struct {
     int symmetry; /* the key's (search_key) */
 } child_t;
 
+/* How many lines a row (or column) lies inside the edge: 0, 1 or 2. */
+static int lines_from_edge(int line)
+{
+    return line < SIZE - 1 - line ? line : SIZE - 1 - line;
+}
+
 static void init_tables(void)
 {
     if (initialised)
@@ -56,9 +62,7 @@ static void init_tables(void)
     for (int p = 0; p < MAX_PLY + 2; p++, weight *= 3)
         HISTORY_WEIGHT[p] = weight;
     for (int p = 0; p < NUM_POINTS; p++) {
-        int row = p / SIZE, col = p % SIZE;
-        int across = row < SIZE - 1 - row ? row : SIZE - 1 - row;
-        int down = col < SIZE - 1 - col ? col : SIZE - 1 - col;
+        int across = lines_from_edge(p / SIZE), down = lines_from_edge(p % SIZE);
         RING[p] = across < down ? across : down;
     }
     for (int s = 0; s < NUM_SYMMETRIES; s++)
