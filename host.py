@@ -10,7 +10,7 @@ The code lives in the `referee` package; `referee/cli.py` parses these command l
 
 import sys
 
-from referee.cli import main
+from littlego.referee.cli import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

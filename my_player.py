@@ -6,7 +6,7 @@ Reading guide: `main` is the whole program, in the order it runs:
 3. `agent.decide` on the budget of the time manager (`agent.move_budget`);
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
    decision as one JSON line on stderr (`agent.log_decision`; `agent.read_decisions` reads it).
-`my_player.py --gtp` runs the GTP engine (`gtp_engine.py`) instead: the same agent, one
+`my_player.py --gtp` runs the GTP engine (`engine.py`) instead: the same agent, one
 process for the whole game. The agent itself, its settings and its budgets are in agent.py.
 Standard library only, Python 3.7: the grader runs this file (bundled, see
 tools/make_submission.py) once per move.
@@ -58,7 +58,7 @@ def main(directory="."):
 
 
 if __name__ == "__main__":
-    import gtp_engine  # here, not above: the bundle's one-move call never loads the GTP engine
-    if sys.argv[1:] == [gtp_engine.GTP_FLAG]:
-        sys.exit(gtp_engine.main())
+    from littlego.gtp import engine  # here, not above: the bundle's one-move call never loads the GTP engine
+    if sys.argv[1:] == [engine.GTP_FLAG]:
+        sys.exit(engine.main([]))
     sys.exit(main())

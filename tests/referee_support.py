@@ -9,10 +9,10 @@ import subprocess
 import sys
 
 import go_board
+from littlego.paths import REPO_ROOT
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HOST = os.path.join(REPO, "host.py")
-FIXTURES = os.path.join(REPO, "tests", "fixtures")
+HOST = os.path.join(REPO_ROOT, "host.py")
+FIXTURES = os.path.join(REPO_ROOT, "tests", "fixtures")
 RANDOM_PLAYER = os.path.join(FIXTURES, "random_player.py")
 CHARS = {"X": 1, "O": 2, ".": 0}
 EMPTY = """

@@ -16,7 +16,7 @@ import pytest
 import agent
 import endgame
 import go_board
-from conftest import game_positions
+from littlego.bench.positions import game_positions
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord
 from mcts import core, parallel
 

@@ -1,4 +1,4 @@
-"""referee/analysis.py: each legal move's proven result from the compiled solver (a fake module
+"""referee/move_results.py: each legal move's proven result from the compiled solver (a fake module
 here), the Python exact search (checked against endgame.ExactSolver and the reference solver)
 and the book."""
 
@@ -12,12 +12,12 @@ import pytest
 import endgame
 import go_board
 import opening_book
-import solver as compiled_solver  # the real one: tests swap fakes in under its name
-from conftest import position_before_end
+from littlego import solver as compiled_solver  # the real one: tests swap fakes in under its name
+from littlego.bench.positions import position_before_end
 from endgame_reference import ReferenceSolver
 from go_board import BLACK, PASS, WHITE, Position, from_coord
-from referee import analysis
-from referee.analysis import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
+from littlego.referee import move_results
+from littlego.referee.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
 
 CPU = 30.0  # never reached by these small searches: the tests do not depend on speed
 
@@ -102,7 +102,7 @@ def as_pairs(answer):
 
 def test_the_exact_search_gives_every_move_its_result_and_margin():
     position = late_position()
-    answer = analysis.move_results(position, CPU, book=opening_book.NO_BOOK)
+    answer = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
     assert as_pairs(answer) == expected_results(position)
     # Only 0,2 and 2,4 win, both by 1.5; passing loses by 3.5.
     assert as_pairs(answer) == {
@@ -114,7 +114,7 @@ def test_the_exact_search_gives_every_move_its_result_and_margin():
 
 def test_after_a_winning_move_every_reply_of_the_opponent_is_a_proven_loss():
     position = late_position().play(from_coord(0, 2))
-    answer = analysis.move_results(position, CPU, book=opening_book.NO_BOOK)
+    answer = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
     assert position.to_move == WHITE
     assert as_pairs(answer) == expected_results(position)
     assert {known["result"] for known in answer["moves"].values()} == {LOSS}
@@ -125,7 +125,7 @@ def test_after_a_winning_move_every_reply_of_the_opponent_is_a_proven_loss():
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_seeded_late_positions_agree_with_the_solvers(seed):
     position = position_before_end(random.Random(seed), 5, 0.1, 0.5)
-    answer = analysis.move_results(position, CPU, book=opening_book.NO_BOOK)
+    answer = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
     assert as_pairs(answer) == expected_results(position)
 
 
@@ -136,7 +136,7 @@ def test_what_was_proven_before_the_cpu_ran_out_is_kept_and_the_rest_is_unknown(
     # A clock one second later at every reading: the search stops at its `deadline_checks`th
     # deadline check (one every 1,024 nodes), before any margin is known.
     clock = itertools.count().__next__
-    answer = analysis.move_results(position, deadline_checks, book=opening_book.NO_BOOK, clock=clock)
+    answer = move_results.move_results(position, deadline_checks, book=opening_book.NO_BOOK, clock=clock)
     assert answer["source"] == SOURCE_SEARCH and answer["margin"] is None
     assert answer["unknown"] != all_results
     assert (len(answer["moves"]) == len(position.legal_moves())) == all_results
@@ -154,7 +154,7 @@ def test_the_winning_moves_margins_come_first_and_give_the_positions():
                                   previous=THREE_WINNING_MOVES_BEFORE)
     # Stopped at the 8th deadline check: every result and the winners' margins are known (in
     # search order the margins of some losing moves come first, and are not).
-    answer = analysis.move_results(position, 8, book=opening_book.NO_BOOK,
+    answer = move_results.move_results(position, 8, book=opening_book.NO_BOOK,
                                    clock=itertools.count().__next__)
     assert (answer["result"], answer["margin"], answer["unknown"]) == (WIN, 0.5, False)
     wins = {move: known for move, known in answer["moves"].items() if known["result"] == WIN}
@@ -174,7 +174,7 @@ def test_the_winning_moves_margins_come_first_and_give_the_positions():
 def test_too_many_plies_left_for_the_search_and_no_book_is_not_proven():
     position = Position.from_text(EARLY, to_move=BLACK, ply=5)
     assert go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT
-    assert analysis.move_results(position, CPU, book=opening_book.NO_BOOK) == {
+    assert move_results.move_results(position, CPU, book=opening_book.NO_BOOK) == {
         "source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
 
 
@@ -189,20 +189,20 @@ def test_a_book_move_is_a_win_and_the_other_moves_are_unknown(tmp_path):
     # A mirrored image of EARLY: the book's key is the canonical one, its move mapped back.
     position = Position.from_text(EARLY, to_move=BLACK, ply=5).transformed(5)
     move = position.legal_placements()[3]
-    answer = analysis.move_results(position, CPU, book=book_with(tmp_path, position, move))
+    answer = move_results.move_results(position, CPU, book=book_with(tmp_path, position, move))
     assert answer == {"source": SOURCE_BOOK, "result": WIN, "margin": None,
                       "moves": {go_board.move_to_text(move): {"result": WIN}}, "unknown": True}
 
 
 def test_the_book_file_proves_blacks_centre():
-    answer = analysis.move_results(Position(), CPU)
+    answer = move_results.move_results(Position(), CPU)
     assert (answer["source"], answer["moves"]) == (SOURCE_BOOK, {"2,2": {"result": WIN}})
 
 
 def test_a_finished_game_has_no_moves():
     over = Position().play(from_coord(2, 2)).play(PASS).play(PASS)
     assert over.is_over
-    assert analysis.move_results(over, CPU, book=opening_book.NO_BOOK) == {
+    assert move_results.move_results(over, CPU, book=opening_book.NO_BOOK) == {
         "source": None, "result": None, "margin": None, "moves": {}, "unknown": False}
 
 
@@ -213,7 +213,7 @@ class FakeSolver(types.ModuleType):
         pass
 
     def __init__(self, built=True, answer=None):
-        types.ModuleType.__init__(self, analysis.SOLVER_MODULE)
+        types.ModuleType.__init__(self, move_results.SOLVER_MODULE)
         self.built, self.fixed, self.calls = built, answer, []
 
     def available(self):
@@ -230,7 +230,7 @@ class FakeSolver(types.ModuleType):
 def without_the_compiled_solver(monkeypatch):
     """The Python search and the book are the sources under test unless a test puts a solver
     module in place itself."""
-    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, FakeSolver(built=False))
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, FakeSolver(built=False))
 
 
 def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkeypatch):
@@ -238,8 +238,8 @@ def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkey
     fake = FakeSolver(answer={"result": "win", "margin": 1.5, "nodes": 10, "cpu": 0.1,
                               "moves": {"0,2": "win", "2,1": "loss", "0,0": "win",
                                         "PASS": "loss"}})
-    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, fake)
-    answer = analysis.move_results(position, 2.0, book=opening_book.NO_BOOK)
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, fake)
+    answer = move_results.move_results(position, 2.0, book=opening_book.NO_BOOK)
     assert fake.calls == [(position, False), (position, True)]  # the margins ran out of time
     assert answer == {"source": SOURCE_SOLVER, "result": WIN, "margin": None, "unknown": True,
                       "moves": {"0,2": {"result": WIN}, "2,1": {"result": LOSS},
@@ -249,16 +249,16 @@ def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkey
 @pytest.mark.parametrize("fake", [FakeSolver(built=False), FakeSolver(answer=None)],
                          ids=["not built", "out of time"])
 def test_without_a_compiled_answer_the_python_search_answers(monkeypatch, fake):
-    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, fake)
-    answer = analysis.move_results(late_position(), CPU, book=opening_book.NO_BOOK)
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, fake)
+    answer = move_results.move_results(late_position(), CPU, book=opening_book.NO_BOOK)
     assert answer["source"] == SOURCE_SEARCH
     assert as_pairs(answer) == expected_results(late_position())
 
 
 def test_the_compiled_solver_gives_the_python_searchs_results_and_margins(monkeypatch):
     assert compiled_solver.available(), "the compiled solver is not built: run `make solver`"
-    monkeypatch.setitem(sys.modules, analysis.SOLVER_MODULE, compiled_solver)
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, compiled_solver)
     position = late_position()
-    answer = analysis.move_results(position, 60.0, book=opening_book.NO_BOOK)
+    answer = move_results.move_results(position, 60.0, book=opening_book.NO_BOOK)
     assert answer["source"] == SOURCE_SOLVER
     assert as_pairs(answer) == expected_results(position)

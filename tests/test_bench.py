@@ -4,8 +4,9 @@ on the 95% Wilson interval."""
 import json
 import os
 
-from referee import stats
-from tools import bench, ladder
+from littlego.referee import stats
+from littlego.bench import report
+from littlego.bench import ladder
 
 AGENT = "cmd:python3 my_player.py"
 
@@ -66,7 +67,7 @@ def test_targets_are_met_only_when_the_interval_lower_bound_reaches_them(tmp_pat
                                         for n in range(1, 11)])
     write_rung(tmp_path, "random", [game(n, n % 2 == 1, True, "random") for n in range(1, 101)])
     rates = {"uniform random": [43035.0], "agent (knowledge)": [7831.0]}
-    rows = bench.targets_section(rates, [("L", ladder.ladder_results(str(tmp_path)))])
+    rows = report.targets_section(rates, [("L", ladder.ladder_results(str(tmp_path)))])
     verdicts = [row.rsplit("|", 2)[1].strip() for row in rows[2:]]
     # 50/50 per colour against random: [92.9, 100] does not reach 99%; 8/10: 80% < 90%.
     assert verdicts == ["met", "missed by 0.50x",
@@ -77,17 +78,17 @@ def test_targets_are_met_only_when_the_interval_lower_bound_reaches_them(tmp_pat
 def test_a_one_colour_run_gets_no_verdict_over_both_colours(tmp_path):
     write_rung(tmp_path, "alphabeta4", [game(n, True, True, "alphabeta4") for n in range(1, 6)])
     write_rung(tmp_path, "agent-bare", [game(n, True, True, "agent-bare") for n in range(1, 6)])
-    rows = bench.targets_section({}, [("L", ladder.ladder_results(str(tmp_path)))])
+    rows = report.targets_section({}, [("L", ladder.ladder_results(str(tmp_path)))])
     assert [row.split("|")[1].strip() for row in rows[2:]] == [
         "win rate as Black >= 95% against agent-bare (L)"]
 
 
 def test_win_verdicts_on_the_interval():
     # 300/300 has the interval [98.7, 100]: not yet 99%; 400/400 [99.0, 100] is.
-    assert bench.win_verdict(300, 300, 0.99) == "not refuted (lower bound 98.7%)"
-    assert bench.win_verdict(400, 400, 0.99) == "met"
-    assert bench.win_verdict(19, 20, 0.95) == "not refuted (lower bound 76.4%)"
-    assert bench.win_verdict(18, 20, 0.95) == "missed by 5.0 points"
+    assert report.win_verdict(300, 300, 0.99) == "not refuted (lower bound 98.7%)"
+    assert report.win_verdict(400, 400, 0.99) == "met"
+    assert report.win_verdict(19, 20, 0.95) == "not refuted (lower bound 76.4%)"
+    assert report.win_verdict(18, 20, 0.95) == "missed by 5.0 points"
 
 
 def test_time_use_takes_the_agents_side_of_every_game(tmp_path):
@@ -112,13 +113,13 @@ def test_reach_rows_show_median_worst_cap_and_node_rate():
              "nodes": 900000, "positions": 3},
             {"python": "3.7.16", "plies_left": 16, "seconds": [4.0, 30.0, 30.0], "over_cap": 2,
              "nodes": 6400000, "positions": 3}]
-    assert bench.reach_section(rows, 30.0)[2:] == [
+    assert report.reach_section(rows, 30.0)[2:] == [
         "| 3.11.7 | 14 | 3 | 2.000 | 6.000 | 0 | 100,000 |",
         "| 3.7.16 | 16 | 3 | 30.000 | > cap | 2 | 100,000 |"]
 
 
 def test_reach_positions_come_from_recorded_games_at_the_ply_asked():
-    from tools import solver_reach
+    from littlego.bench import solver_reach
     positions = solver_reach.recorded_positions(14, 5)
     assert len(positions) == 5 and len({position.key() for position in positions}) == 5
     assert all(position.ply == 11 and not position.is_over for position in positions)

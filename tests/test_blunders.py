@@ -1,8 +1,8 @@
 """tools/blunders.py: the first move that threw away a proven win, on seeded random games."""
 
 import go_board
-from opponents.simple import RandomPlayer
-from tools import blunders
+from littlego.opponents.simple import RandomPlayer
+from littlego.bench import blunders
 
 
 def random_game_record(seed):

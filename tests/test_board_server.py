@@ -17,14 +17,14 @@ import pytest
 from sgfmill import sgf
 
 import agent
-from referee import analysis, judge, rules, serve
-from referee.player import MoveLimits
-from referee.serve import AGENT_NAME, BoardSession, make_server
-from referee.sgf import game_to_sgf, sgf_moves
-from referee_support import HOST, REPO, STUB_PLAYERS
+from littlego.referee import judge, move_results, rules, serve
+from littlego.referee.protocol import MoveLimits
+from littlego.referee.serve import AGENT_NAME, BoardSession, make_server
+from littlego.referee.sgf import game_to_sgf, sgf_moves
+from referee_support import HOST, REPO_ROOT, STUB_PLAYERS
 
 LIMITS = MoveLimits(10.0, 30.0)
-PLAYER = os.path.join(REPO, "my_player.py")
+PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 
 
 @pytest.fixture
@@ -194,9 +194,9 @@ def test_the_proven_results_of_the_persons_moves(make_session):
     assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 18)
     finished, answer = session.analysis_job().wait(60)
     assert finished
-    assert answer == analysis.move_results(session.position, 60.0)
+    assert answer == move_results.move_results(session.position, 60.0)
     assert (answer["source"], answer["result"], answer["unknown"]) == (
-        analysis.SOURCE_SOLVER, analysis.WIN, False)  # `make test` builds it
+        move_results.SOURCE_SOLVER, move_results.WIN, False)  # `make test` builds it
     assert {move for move, known in answer["moves"].items() if known["margin"] == 6.5} == {
         "3,3", "3,4", "4,2"}
     assert answer["margin"] == 6.5 and answer["moves"]["PASS"] == {"result": "win", "margin": 3.5}
@@ -211,7 +211,7 @@ def test_no_analysis_when_it_is_not_the_persons_turn(make_session):
 
 
 class HeldAnalysis(object):
-    """analysis.move_results held until `released` is set, counting its calls."""
+    """move_results.move_results held until `released` is set, counting its calls."""
 
     def __init__(self):
         self.calls = []
@@ -267,7 +267,7 @@ def test_the_http_api_serves_the_page_and_the_game(running):
 def test_the_analysis_api_answers_pending_then_the_result_once_per_position(running,
                                                                             monkeypatch):
     held = HeldAnalysis()
-    monkeypatch.setattr(analysis, "move_results", held)
+    monkeypatch.setattr(move_results, "move_results", held)
     monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 0.05)
     base = running("passer")
     assert get(base + "/api/analysis") == (200, {"pending": True})
@@ -290,7 +290,7 @@ def broken_analysis(position, cpu_limit):
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_failed_analysis_is_an_error_not_a_wait(running, monkeypatch):
-    monkeypatch.setattr(analysis, "move_results", broken_analysis)
+    monkeypatch.setattr(move_results, "move_results", broken_analysis)
     assert get(running("passer") + "/api/analysis") == (500, {"error": "the analysis failed"})
 
 

@@ -18,9 +18,10 @@ import time
 
 import pytest
 
-import solver
-from referee import analysis, judge, rules
-from referee.sgf import sgf_moves
+from littlego import solver
+from littlego.referee import judge, rules
+from littlego.referee import move_results
+from littlego.referee.sgf import sgf_moves
 from referee_support import HOST
 
 pytestmark = pytest.mark.browser
@@ -283,7 +284,7 @@ def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_pa
     answer = browser.execute_script("return fetch('/api/analysis').then(r => r.json())")
     # The compiled solver answers first where it is built (make test builds it), else the
     # Python exact search.
-    source = analysis.SOURCE_SOLVER if solver.available() else analysis.SOURCE_SEARCH
+    source = move_results.SOURCE_SOLVER if solver.available() else move_results.SOURCE_SEARCH
     assert answer["source"] == source and not answer["unknown"]
     assert tinted(browser) == expected_tints(answer)
     assert not browser.find_elements("css selector", "#board .point.taken[class*=result-]")

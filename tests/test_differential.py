@@ -14,7 +14,7 @@ import random
 
 import course_io
 import go_board
-from referee import judge, rules
+from littlego.referee import judge, rules
 
 SEED = 561
 MIN_PLIES = 100000

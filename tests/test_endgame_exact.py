@@ -18,7 +18,7 @@ import random
 import pytest
 
 import endgame
-from conftest import position_before_end
+from littlego.bench.positions import position_before_end
 from endgame_reference import ReferenceSolver
 from go_board import BLACK, KO, NUM_POINTS, PASS
 

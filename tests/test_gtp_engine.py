@@ -17,14 +17,14 @@ import pytest
 
 import agent
 import go_board
-import gtp_engine
+from littlego.gtp import engine as gtp_engine
 import opening_book
-from referee import judge
-from referee.match import run_match
-from referee.player import END_RESIGN
-from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO
+from littlego.referee import judge
+from littlego.referee.match import run_match
+from littlego.referee.protocol import END_RESIGN
+from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO_ROOT
 
-PLAYER = os.path.join(REPO, "my_player.py")
+PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 ENGINE_SPEC = "gtp:{} {} --gtp".format(sys.executable, PLAYER)
 SMALL_BUDGET = {"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_SEED": "7"}
 GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")

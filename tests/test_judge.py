@@ -12,13 +12,13 @@ import sys
 import pytest
 
 import course_io
-from referee import judge, rules
-from referee_support import (EMPTY, HOST, KO_AFTER_BLACK_TOOK, KO_BEFORE, RANDOM_PLAYER, REPO,
+from littlego.grader import COURSE_DRIVER
+from littlego.referee import judge, rules
+from referee_support import (EMPTY, HOST, KO_AFTER_BLACK_TOOK, KO_BEFORE, RANDOM_PLAYER, REPO_ROOT,
                              input_text, load_fixture, run_host)
 
 random_player = load_fixture("random_player")
 
-DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
 OPENING = input_text(1, EMPTY, EMPTY)
 NOT_WRITTEN = object()  # the expected input.txt when the game ended: left as it was
 
@@ -217,7 +217,7 @@ def test_judge_mode_needs_only_the_standard_library(tmp_path):
               "sys.path.insert(0, {!r})\n"
               "sys.modules.update(dict.fromkeys({!r}))\n"
               "sys.argv = [{!r}, '-m', '1', '-v', 'True']\n"
-              "runpy.run_path({!r}, run_name='__main__')\n").format(REPO, blocked, HOST, HOST)
+              "runpy.run_path({!r}, run_name='__main__')\n").format(REPO_ROOT, blocked, HOST, HOST)
     done = subprocess.run([sys.executable, "-c", script], cwd=str(tmp_path),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -240,7 +240,7 @@ def replay_random_game(seed):
 
 def run_driver(tmp_path, black, white, seed="0"):
     env = dict(os.environ, LITTLEGO_SEED=seed)
-    return subprocess.run(["sh", DRIVER, black, white], cwd=str(tmp_path), env=env,
+    return subprocess.run(["sh", COURSE_DRIVER, black, white], cwd=str(tmp_path), env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
 
 

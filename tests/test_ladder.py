@@ -3,7 +3,7 @@ previous release built from git."""
 
 import pytest
 
-from tools import ladder
+from littlego.bench import ladder
 
 
 class Args(object):
@@ -43,9 +43,9 @@ def test_rung_specs(tmp_path):
                                              "white-after-02", "white-after-11",
                                              "white-after-12", "white-after-mistakes"]
     assert ladder.opponent_spec("white-after-12", args).endswith(
-        "opponents/run.py alphabeta4 --first-move 1,2")
+        "-m littlego.opponents.run alphabeta4 --first-move 1,2")
     assert ladder.opponent_spec("white-after-mistakes", args).endswith(
-        "opponents/run.py alphabeta4 --first-move 2,2 --mistake")
+        "-m littlego.opponents.run alphabeta4 --first-move 2,2 --mistake")
 
 
 def test_previous_is_the_pinned_release_built_from_git(tmp_path):

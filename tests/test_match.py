@@ -17,13 +17,13 @@ import pytest
 
 import course_io
 import go_board
-from referee import judge, proctree, rules, stats
-from referee.game import play_game
-from referee.human import HumanPlayer, parse_entry
-from referee.match import derive_seed, run_match
-from referee.player import END_RESIGN, END_TIME, MoveLimits
-from referee.players import make_player
-from referee.sgf import game_to_sgf
+from littlego.referee import judge, proctree, rules, stats
+from littlego.referee.game import play_game
+from littlego.referee.human import HumanPlayer, parse_entry
+from littlego.referee.match import derive_seed, run_match
+from littlego.referee.protocol import END_RESIGN, END_TIME, MoveLimits
+from littlego.referee.players import make_player
+from littlego.referee.sgf import game_to_sgf
 from referee_support import FIXTURES, HOST, RANDOM_PLAYER, STUB_PLAYERS, load_fixture
 
 PYTHON = sys.executable
@@ -336,7 +336,7 @@ def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
 
 
 def test_gtp_vertices_skip_the_letter_i():
-    from referee.gtp import from_vertex, to_vertex
+    from littlego.gtp.client import from_vertex, to_vertex
     assert [to_vertex(p) for p in [(0, 0), (4, 4), (2, 2), rules.PASS]] == [
         "A5", "E1", "C3", "pass"]
     assert from_vertex("J5") == (0, 8)  # letters jump from H to J

@@ -34,8 +34,8 @@ from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board
 from mcts import core, parallel
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
+from littlego.paths import REPO_ROOT
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 PROBE = os.path.join(REPO_ROOT, "tests", "fixtures", "tree_probe.py")
 NAME = agent.PLAYER_NAME

@@ -17,19 +17,19 @@ import sys
 
 import pytest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 import agent
 import course_io
 import go_board
 import opening_book
-import solver
-from conftest import random_positions
-from referee import rules
-from solver import strategy
-from tools import make_submission
+from littlego import solver
+from littlego.bench.positions import random_positions
+from littlego.referee import rules
+from littlego.solver import strategy
+from littlego.grader import bundle
 from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT,
                       WHITE, Position, from_coord)
+from littlego.paths import REPO_ROOT
 
 CENTRE = from_coord(2, 2)
 BOOK = opening_book.read()
@@ -492,7 +492,7 @@ def test_a_seeded_sample_of_lookups_matches_a_brute_force_reading_of_the_file():
 
 # The files and folders of the modules the submission bundles.
 AGENT_SOURCES = sorted({module.rel_path.split("/")[0]
-                        for module in make_submission.discover(REPO_ROOT)[0].values()})
+                        for module in bundle.discover(REPO_ROOT)[0].values()})
 OPENING_INPUT = b"1\n" + b"\n".join([b"00000"] * 10)
 WHITE_FIRST_INPUT = b"2\n" + b"\n".join([b"00000"] * 7 + [b"00100"] + [b"00000"] * 2)
 AFTER_CENTRE = Position().play(CENTRE)

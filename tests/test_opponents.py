@@ -7,19 +7,18 @@ import sys
 
 import pytest
 
-from conftest import random_positions
 import go_board
 import opening_book
 from course_io import format_input
 from go_board import BIT, BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
-from opponents import BUILTIN_PLAYERS, alphabeta4
-from opponents.alphabeta import BRANCHING, AlphaBetaPlayer
-from opponents.alphabeta4 import AlphaBeta4Player
-from opponents.plain_uct import PlainUctPlayer, black_wins_playout
-from opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer
+from littlego import opponents
+from littlego.bench.positions import random_positions
+from littlego.opponents import BUILTIN_PLAYERS, alphabeta4
+from littlego.opponents.alphabeta import BRANCHING, AlphaBetaPlayer
+from littlego.opponents.alphabeta4 import AlphaBeta4Player
+from littlego.opponents.plain_uct import PlainUctPlayer, black_wins_playout
+from littlego.opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RUN_PY = os.path.join(REPO_ROOT, "opponents", "run.py")
 SEEDS = range(5)
 PASS_CHANCE = 0.05
 
@@ -265,8 +264,8 @@ def test_plain_uct_playouts_end_the_game_and_replay_from_a_seed():
 def run_program(directory, input_text, *arguments):
     with open(os.path.join(directory, "input.txt"), "w") as handle:
         handle.write(input_text)
-    return subprocess.run([sys.executable, RUN_PY] + list(arguments), cwd=directory,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    return subprocess.run(opponents.run_command(sys.executable, *arguments), shell=True,
+                          cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
 
 
 def test_run_py_writes_the_move_in_the_game_directory(tmp_path):

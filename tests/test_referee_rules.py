@@ -6,8 +6,8 @@ tests/test_course_io.py's.
 
 import pytest
 
-from referee import rules
-from referee.display import draw_board
+from littlego.referee import rules
+from littlego.referee.display import draw_board
 from referee_support import KO_AFTER_BLACK_TOOK, KO_BEFORE, board
 
 

@@ -3,10 +3,10 @@ of what ringmaster recorded. `make test` installs gomill (Python 2.7) and GNU Go
 
 import pytest
 
-from referee.match import run_match
-from referee.sgf import game_to_sgf
+from littlego.referee.match import run_match
+from littlego.referee.sgf import game_to_sgf
 from referee_support import STUB_PLAYERS
-from tools import ringmaster
+from littlego.gtp import ringmaster
 
 
 def summary(result, black="littlego", white="gnugo", little_go_result=None, refused=None):

@@ -9,11 +9,11 @@ places stones and captures exactly as ours does.
 import pytest
 from sgfmill import sgf, sgf_moves
 
-import opponents
-from referee import judge, rules
-from referee.match import run_match
-from referee.sgf import game_to_sgf
-from referee.sgf import sgf_moves as our_sgf_moves
+from littlego import opponents
+from littlego.referee import judge, rules
+from littlego.referee.match import run_match
+from littlego.referee.sgf import game_to_sgf
+from littlego.referee.sgf import sgf_moves as our_sgf_moves
 from referee_support import STUB_PLAYERS, ScriptedEngine, board
 
 MOVE_CPU = 5.0

@@ -1,18 +1,13 @@
-"""tools/soak.py: each metered agent move judged again by the referee's rules, and one short
+"""littlego.grader.soak (`littlego soak`): each metered agent move judged again by the referee's rules, and one short
 soak end to end (slow)."""
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
 
-from referee_support import REPO
-
-from tools import soak
-
-SOAK_PATH = os.path.join(REPO, "tools", "soak.py")
+from littlego.grader import soak
 
 EMPTY = ["00000"] * 5
 # Black's stone at 2,2; White to move.
@@ -41,7 +36,7 @@ def test_each_move_is_judged_missing_or_illegal_by_the_referees_rules(move, expe
 
 @pytest.mark.slow
 def test_a_short_self_play_soak_plays_both_colours_in_one_directory(tmp_path):
-    done = subprocess.run([sys.executable, SOAK_PATH, "--moves", "20", "--move-cpu", "0.3",
+    done = subprocess.run([sys.executable, "-m", "littlego", "soak", "--moves", "20", "--move-cpu", "0.3",
                            "--opponents", "self", "--python", sys.executable,
                            "--out", str(tmp_path)], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=900)

@@ -18,10 +18,10 @@ import pytest
 import course_io
 import endgame
 import go_board
-import solver
-from conftest import position_before_end
+from littlego import solver
+from littlego.bench.positions import position_before_end
 from go_board import BLACK, PASS, WHITE, Position, from_coord
-from tools import solve
+from littlego.solver import solve
 
 SEED = 21
 DIFF_POSITIONS_PER_DEPTH = 70

@@ -16,8 +16,8 @@ import pytest
 
 import step_storage
 from go_board import BLACK, WHITE, parse_board
+from littlego.paths import REPO_ROOT
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NAME = "a_player"
 EMPTY = (0, 0)
 ONE_BLACK_STONE = parse_board("""

@@ -15,11 +15,12 @@ import pytest
 import endgame
 import go_board
 import opening_book
-import solver
-from conftest import pick_move
+from littlego import solver
+from littlego.bench.positions import pick_move
 from go_board import BLACK, WHITE, Position
-from solver import strategy
-from tools import build_book, verify_book
+from littlego.solver import strategy
+from littlego.solver import build_book
+from littlego.solver import verify_book
 
 SEED = 31
 START_PLY = 17

@@ -1,12 +1,12 @@
-"""The tournament bundle (tools/make_submission.py): one file the course grader runs as it is.
+"""The tournament bundle (tools/bundle.py): one file the course grader runs as it is.
 
 The bundle is built into a temporary directory and run as the grader runs it: `python3
 my_player3.py`, plainly, in a directory holding only the bundle and its helper file, in the
-grader's environment of tools/grader_sim.py (`python3` is Python 3.7 when this machine has it,
+grader's environment of tools/environment.py (`python3` is Python 3.7 when this machine has it,
 numpy and psutil cannot be imported, no LITTLEGO_* settings). The bundle must answer fixed
 positions exactly as the package does, and win course-driver games against the random player
 with every move's CPU, the whole process tree's, measured from outside by
-tools/cpu_meter.py, within its budget.
+littlego/grader/cpu_meter.py, within its budget.
 
 The games under the course driver (one per colour, and the 20-game match of about 3 minutes)
 are marked `slow`, which pytest.ini leaves out: run them with `make test-slow` or
@@ -27,11 +27,9 @@ import pytest
 import agent
 import go_board
 import opening_book
-from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO,
+from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO_ROOT,
                              input_text)
-
-DRIVER = os.path.join(REPO, "tools", "course_driver.sh")
-CPU_METER = os.path.join(REPO, "tools", "cpu_meter.py")
+from littlego.grader import COURSE_DRIVER, bundle, environment, meter_command
 
 # A small budget keeps the match affordable.
 MOVE_CPU = 0.75
@@ -39,14 +37,12 @@ MOVE_CPU = 0.75
 CPU_MARGIN = 0.1
 GAMES_PER_COLOUR = 10
 
-from tools import grader_sim, make_submission  # noqa: E402
-
 
 @pytest.fixture(scope="session")
 def grader_env(tmp_path_factory):
     """The environment of a graded run: `python3` is 3.7, numpy and psutil do not import."""
-    env = grader_sim.grader_env(str(tmp_path_factory.mktemp("grader")))
-    for name in grader_sim.BLOCKED_MODULES:
+    env = environment.grader_env(str(tmp_path_factory.mktemp("grader")))
+    for name in environment.BLOCKED_MODULES:
         done = subprocess.run(["python3", "-c", "import " + name], env=env,
                               stderr=subprocess.DEVNULL)
         assert done.returncode == 1, "the {} blocker does not work".format(name)
@@ -56,7 +52,7 @@ def grader_env(tmp_path_factory):
 @pytest.fixture(scope="session")
 def bundle_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist") / "submission"
-    make_submission.build(REPO, str(out))
+    bundle.build(REPO_ROOT, str(out))
     return out
 
 
@@ -81,54 +77,54 @@ def run_move(command, cwd, env, input_txt, **settings):
 
 def test_bundle_is_one_file_plus_the_book(bundle_dir):
     assert sorted(os.listdir(str(bundle_dir))) == ["my_player3.py", "opening_book.txt"]
-    with open(os.path.join(REPO, "opening_book.txt"), "rb") as handle:
+    with open(os.path.join(REPO_ROOT, "opening_book.txt"), "rb") as handle:
         assert (bundle_dir / "opening_book.txt").read_bytes() == handle.read()
     header = (bundle_dir / "my_player3.py").read_text()[:2000]
-    assert make_submission.GENERATED_MARK in header
+    assert bundle.GENERATED_MARK in header
     assert "make submission" in header
 
 
 def test_the_submission_stays_within_the_graders_size_limit(bundle_dir, tmp_path, monkeypatch):
     total = sum(os.path.getsize(str(bundle_dir / name)) for name in os.listdir(str(bundle_dir)))
-    assert total <= make_submission.MAX_SUBMISSION_BYTES
-    monkeypatch.setattr(make_submission, "MAX_SUBMISSION_BYTES", total - 1)
-    with pytest.raises(make_submission.BuildError, match="over the grader's"):
-        make_submission.build(REPO, str(tmp_path / "too_big"))
+    assert total <= bundle.MAX_SUBMISSION_BYTES
+    monkeypatch.setattr(bundle, "MAX_SUBMISSION_BYTES", total - 1)
+    with pytest.raises(bundle.BuildError, match="over the grader's"):
+        bundle.build(REPO_ROOT, str(tmp_path / "too_big"))
     assert not (tmp_path / "too_big").exists()
 
 
 def test_bundle_embeds_every_module_the_agent_loads():
-    modules, _ = make_submission.discover(REPO)
+    modules, _ = bundle.discover(REPO_ROOT)
     probe = ("import json, sys; sys.path.insert(0, {!r}); import my_player; print(json.dumps("
              "{{name: getattr(module, '__file__', None) for name, module in sys.modules.items()}}))")
-    done = subprocess.run([sys.executable, "-c", probe.format(REPO)], stdout=subprocess.PIPE,
+    done = subprocess.run([sys.executable, "-c", probe.format(REPO_ROOT)], stdout=subprocess.PIPE,
                           universal_newlines=True, check=True, timeout=60)
     # Repository modules only: a virtualenv inside the repository holds modules too.
     loaded = set(name for name, path in json.loads(done.stdout).items()
-                 if path and (make_submission.module_path(REPO, name) or ("",))[0] == path)
+                 if path and (bundle.module_path(REPO_ROOT, name) or ("",))[0] == path)
     assert "my_player" in loaded
     assert loaded <= set(modules)
 
 
 def test_build_is_deterministic(tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
-    make_submission.build(REPO, str(first))
-    make_submission.build(REPO, str(second))
+    bundle.build(REPO_ROOT, str(first))
+    bundle.build(REPO_ROOT, str(second))
     for name in os.listdir(str(first)):
         assert (first / name).read_bytes() == (second / name).read_bytes()
 
 
 def test_out_directory_is_replaced_only_when_it_holds_a_bundle(tmp_path):
     out = tmp_path / "out"
-    make_submission.build(REPO, str(out))
+    bundle.build(REPO_ROOT, str(out))
     (out / "stale.txt").write_text("from an earlier build")
-    make_submission.build(REPO, str(out))
+    bundle.build(REPO_ROOT, str(out))
     assert sorted(os.listdir(str(out))) == ["my_player3.py", "opening_book.txt"]
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
-    with pytest.raises(make_submission.BuildError, match="no earlier bundle"):
-        make_submission.build(REPO, str(other))
+    with pytest.raises(bundle.BuildError, match="no earlier bundle"):
+        bundle.build(REPO_ROOT, str(other))
     assert os.listdir(str(other)) == ["notes.txt"]
 
 
@@ -142,7 +138,7 @@ def test_out_directory_is_replaced_only_when_it_holds_a_bundle(tmp_path):
     "",
 ])
 def test_embedded_literal_holds_the_text_exactly(text):
-    literal = make_submission.embedded_literal(text)
+    literal = bundle.embedded_literal(text)
     assert ast.literal_eval(literal) == text
     assert literal.isascii()
 
@@ -201,11 +197,11 @@ def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_
     repo = tmp_path / "repo"
     write_repo(repo, SMALL_REPO)
     out = tmp_path / "out"
-    make_submission.build(str(repo), str(out))
+    bundle.build(str(repo), str(out))
     assert sorted(os.listdir(str(out))) == ["data.json", "my_player3.py"]
-    bundle = (out / "my_player3.py").read_text()
-    assert "sources outside git" in bundle
-    assert sorted(re.findall(r"^SOURCES\['([\w.]+)'\]", bundle, re.M)) == [
+    text = (out / "my_player3.py").read_text()
+    assert "sources outside git" in text
+    assert sorted(re.findall(r"^SOURCES\['([\w.]+)'\]", text, re.M)) == [
         "helper", "lazy", "my_player", "pkg", "pkg.inner", "pkg.inner.deep", "pkg.sub"]
     # Run from elsewhere: helper files are found beside the bundle, not in the current directory.
     done = subprocess.run(["python3", str(out / "my_player3.py")], cwd=str(tmp_path), env=grader_env,
@@ -240,15 +236,15 @@ BESIDE = "import os\nBOOK = os.path.join(os.path.dirname(__file__), 'book.json')
 def test_build_refuses_what_cannot_be_bundled(tmp_path, files, message):
     repo = tmp_path / "repo"
     write_repo(repo, files)
-    with pytest.raises(make_submission.BuildError, match=re.escape(message)):
-        make_submission.build(str(repo), str(tmp_path / "out"))
+    with pytest.raises(bundle.BuildError, match=re.escape(message)):
+        bundle.build(str(repo), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
 
 
 def test_python37_syntax_and_library_by_vermin(bundle_dir):
     if importlib.util.find_spec("vermin") is None:
         pytest.skip("vermin is not installed (pip install vermin)")
-    modules, _ = make_submission.discover(REPO)
+    modules, _ = bundle.discover(REPO_ROOT)
     files = [str(bundle_dir / "my_player3.py")] + sorted(module.path for module in modules.values())
     done = subprocess.run([sys.executable, "-c", "import sys; from vermin import main; "
                            "sys.exit(main())", "--target=3.7-", "--no-tips", "--violations"]
@@ -299,7 +295,7 @@ def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour,
     package_dir.mkdir()
     answers = []
     for command, cwd in ((["python3", "my_player3.py"], new_game_dir(tmp_path, bundle_dir)),
-                         (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
+                         (["python3", os.path.join(REPO_ROOT, "my_player.py")], package_dir)):
         code, stderr, output = run_move(command, cwd, grader_env, text, seed=1, move_cpu=0.5)
         assert code == 0, stderr
         answers.append((output, [record["source"] for record in agent.read_decisions(stderr)]))
@@ -311,7 +307,7 @@ def test_malformed_input_is_one_line_and_exit_2(tmp_path, bundle_dir, grader_env
     package_dir.mkdir()
     results = []
     for command, cwd in ((["python3", "my_player3.py"], new_game_dir(tmp_path, bundle_dir)),
-                         (["python3", os.path.join(REPO, "my_player.py")], package_dir)):
+                         (["python3", os.path.join(REPO_ROOT, "my_player.py")], package_dir)):
         results.append(run_move(command, cwd, grader_env, "1\n00000\n00000"))
     assert results[0] == results[1] == (2, "my_player: bad input: expected 11 lines (colour, "
                                            "previous board, current board), found 3\n", None)
@@ -353,11 +349,11 @@ def test_search_forks_its_workers_inside_the_bundle(tmp_path, bundle_dir, grader
 def play_driver_game(game_dir, env, our_colour, seed):
     """One game of the bundle against the random player; returns (winner, stderr, moves)."""
     log = game_dir.parent / "moves-{}-{}.jsonl".format(our_colour, seed)
-    ours = "python3 {} {} python3 my_player3.py".format(CPU_METER, log)
+    ours = "{} python3 my_player3.py".format(meter_command("python3", log))
     random_player = "python3 " + RANDOM_PLAYER
     black, white = (ours, random_player) if our_colour == go_board.BLACK else (random_player, ours)
     env = dict(env, LITTLEGO_SEED=str(seed), LITTLEGO_MOVE_CPU=str(MOVE_CPU))
-    done = subprocess.run(["sh", DRIVER, black, white, HOST], cwd=str(game_dir), env=env,
+    done = subprocess.run(["sh", COURSE_DRIVER, black, white, HOST], cwd=str(game_dir), env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=600)
     moves = [json.loads(line) for line in log.read_text().splitlines()]
@@ -378,7 +374,7 @@ def check_match(game_dir, env, games_per_colour):
             assert len(moves) >= 6, summary
             for move in moves:
                 assert move["exit"] == 0, summary
-                assert grader_sim.wellformed_output(move["output"]), summary
+                assert environment.wellformed_output(move["output"]), summary
                 assert move["cpu"] <= MOVE_CPU + CPU_MARGIN, summary
                 max_cpu = max(max_cpu, move["cpu"])
             for trouble in ("Traceback", "search failed", "derived from the stones"):

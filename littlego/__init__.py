@@ -1,0 +1,15 @@
+"""Little-Go's offline side: everything around the per-move agent, one package per idea.
+
+The agent itself is the flat modules at the root (my_player.py, agent.py, go_board.py, ...),
+what the grader runs. Here, start at `cli` (the `littlego` command, every tool in one table);
+then the package you need:
+- `referee`: the course's judge, matches, the terminal and browser boards (host.py's code);
+- `gtp`: the agent as a GTP engine (`engine`, `lz_analyze`), GTP engines as players (`client`),
+  gomill's ringmaster against GNU Go;
+- `opponents`: the graded reference opponents, rebuilt;
+- `solver`: the compiled exact solver (C, through ctypes), the book's strategies and builder;
+- `bench`: speed benchmarks, the strength ladder and what it reads back;
+- `grader`: the grader's conditions: the bundle, its environment, the driver loop, the soak;
+- `paths`: where the project's files are.
+Nothing here is imported by a move (the bundle holds only the GTP engine, for `--gtp`).
+"""

@@ -1,0 +1,143 @@
+"""Command lines of host.py: judge mode (the course's), `match`, `play` and `serve`.
+
+`main(argv)` picks the mode from the first argument and returns the process exit code. Judge
+mode must run with the standard library alone on Python 3.7, so the match and play modules
+(psutil, go_board, the built-in opponents) are imported only inside their handlers.
+"""
+
+import argparse
+import sys
+import time
+
+from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
+
+MATCH, PLAY, SERVE = "match", "play", "serve"
+DEFAULT_GAMES = 10
+EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
+
+PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND' run once "
+               "per move with input.txt/output.txt, or 'gtp:COMMAND' for a GTP engine; "
+               "commands run in the game's directory, so give absolute paths")
+
+
+def judge_parser():
+    # The course's own two options, with its quirks: -v goes through bool(), so any
+    # non-empty string (even "False") turns verbose on, and -m defaults to 0.
+    parser = argparse.ArgumentParser(
+        prog="host.py",
+        description="Judge one ply of Little-Go: read input.txt and output.txt in the current "
+                    "directory, write the next input.txt, exit 0 (game goes on) or with the "
+                    "winner's colour (1 Black, 2 White); 3 if input.txt is unreadable.",
+        epilog="Other modes: 'host.py match --help', 'host.py play --help', "
+               "'host.py serve --help'.")
+    parser.add_argument("--move", "-m", type=int, default=0, help="number of the ply judged")
+    parser.add_argument("--verbose", "-v", type=bool, default=False,
+                        help="any non-empty value prints the board and messages")
+    return parser
+
+
+def add_limit_options(parser):
+    parser.add_argument("--move-cpu", type=float, default=GRADER_MOVE_CPU, metavar="SECONDS",
+                        help="CPU limit per move, whole process tree (default %(default)s)")
+    parser.add_argument("--move-wall", type=float, default=DEFAULT_MOVE_WALL, metavar="SECONDS",
+                        help="wall-clock limit per move (default %(default)s)")
+
+
+def match_parser():
+    parser = argparse.ArgumentParser(
+        prog="host.py match",
+        description="Play games between players A and B, alternating colours (A is Black in "
+                    "game 1), and report win rates with confidence intervals.")
+    parser.add_argument("player_a", metavar="A", help=PLAYER_HELP)
+    parser.add_argument("player_b", metavar="B", help="the other player, same forms as A")
+    parser.add_argument("--games", "-n", type=int, default=DEFAULT_GAMES,
+                        help="number of games (default %(default)s)")
+    parser.add_argument("--parallel", "-j", type=int, default=1,
+                        help="games played at once, one process each (default %(default)s)")
+    add_limit_options(parser)
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seeds the built-in players (and LITTLEGO_SEED for commands)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="where SGFs, games.jsonl and summary.txt go "
+                             "(default runs/match-DATE-TIME)")
+    parser.add_argument("--show", action="store_true", help="print the board after every move")
+    parser.add_argument("--a-colour", type=int, choices=(1, 2),
+                        help="A plays this colour in every game (1 Black, 2 White) instead of "
+                             "alternating")
+    return parser
+
+
+def play_parser():
+    parser = argparse.ArgumentParser(
+        prog="host.py play",
+        description="Play Little-Go against a player in the terminal: type i,j or pass.")
+    parser.add_argument("--opponent", required=True, help=PLAYER_HELP)
+    parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
+                        help="your colour: 1 Black (moves first) or 2 White (default 1)")
+    parser.add_argument("--seed", type=int, help="the opponent's seed (default: random)")
+    add_limit_options(parser)
+    return parser
+
+
+def serve_parser():
+    from littlego.referee.serve import DEFAULT_PORT
+    parser = argparse.ArgumentParser(
+        prog="host.py serve",
+        description="Play Little-Go against a player in the browser, and replay the SGF games "
+                    "saved under the runs directory. Listens on 127.0.0.1 only.")
+    parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
+                                                         "engine, my_player.py --gtp)")
+    parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
+                        help="your colour in the first game (default 1; the page can change it)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="port on 127.0.0.1 (default %(default)s; 0 picks a free one)")
+    parser.add_argument("--runs", default="runs", metavar="DIR",
+                        help="where SGFs are listed for replay; games played on the page are "
+                             "saved in DIR/board (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="the opponent's seed")
+    add_limit_options(parser)
+    return parser
+
+
+def run_match_command(args):
+    from littlego.referee.match import run_match, print_progress
+    out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
+    result = run_match(args.player_a, args.player_b, games=args.games,
+                       parallel=args.parallel, move_cpu=args.move_cpu,
+                       move_wall=args.move_wall, seed=args.seed, out_dir=out_dir,
+                       show=args.show, progress=print_progress, a_colour=args.a_colour)
+    print(result.table)
+    print("Games and summary written to {}".format(out_dir))
+    return 0
+
+
+def run_play_command(args):
+    from littlego.referee.human import play_against
+    return play_against(args.opponent, args.colour, args.seed, args.move_cpu, args.move_wall)
+
+
+def run_serve_command(args):
+    from littlego.referee.serve import AGENT_NAME, default_opponent, serve
+    opponent = args.opponent or default_opponent(sys.executable)
+    return serve(opponent, args.colour, args.port, args.runs, args.move_cpu, args.move_wall,
+                 args.seed, announce=lambda line: print(line, flush=True),
+                 opponent_name=None if args.opponent else AGENT_NAME)
+
+
+def main(argv):
+    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command),
+             SERVE: (serve_parser, run_serve_command)}
+    if argv and argv[0] in modes:
+        make_parser, run = modes[argv[0]]
+        parser = make_parser()
+        args = parser.parse_args(argv[1:])
+        try:
+            return run(args)
+        except ValueError as error:  # an unknown player, a missing package
+            parser.error(str(error))
+        except KeyboardInterrupt:
+            sys.stderr.write("\ninterrupted\n")
+            return EXIT_INTERRUPTED
+    from littlego.referee.judge import run_judge
+    args = judge_parser().parse_args(argv)
+    return run_judge(args.move, args.verbose)

@@ -1,0 +1,144 @@
+"""Proven results of every legal move, for the board page (referee/serve.py, GET /api/analysis).
+
+Start at `move_results(position, cpu_limit)`. It asks three sources in turn and the first that
+proves something answers; the others are not asked:
+1. the compiled exact solver (`solver_moves`): the package `solver` at the repository root,
+   when it is importable and built (`solver.available()`); it answers for every move at once.
+2. the Python exact search (`search_moves`, endgame.ExactSolver) when at most
+   endgame.EXACT_PLIES_LEFT plies are left: win or loss of each move, then each move's exact
+   margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is
+   kept.
+3. the opening book (`book_moves`): the book holds the winning side's proven strategy, so its
+   move is a proven win; the other moves stay unknown.
+
+The answer is plain JSON, results seen from the side to move:
+    {"source": SOURCE_SOLVER | SOURCE_SEARCH | SOURCE_BOOK | None,
+     "result": WIN | LOSS | None,          the position under best play, when proven
+     "margin": points or None,             the position's exact final margin, when known
+     "moves": {"i,j" or "PASS": {"result": WIN | LOSS, "margin": points (only when known)}},
+     "unknown": bool}                      some legal move has no result
+Only legal moves are listed. Margins are in points (komi included) for the mover: positive
+wins. `cpu_limit` is CPU seconds of the calling thread (time.thread_time), so that a server
+thread's budget does not count the other threads' work.
+"""
+
+import importlib
+import time
+
+import endgame
+import go_board
+import opening_book
+
+WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
+SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
+SOLVER_MODULE = "littlego.solver"
+HALF_POINTS = 2.0  # endgame's margins are in half points
+
+
+def move_results(position, cpu_limit, book=None, clock=time.thread_time):
+    """The proven results of `position`'s legal moves (see the module docstring) within
+    `cpu_limit` CPU seconds of `clock`. `book`: an opening_book.Book (default: the file's)."""
+    legal = [go_board.move_to_text(move) for move in position.legal_moves()]
+    if not legal:
+        return summary(None, legal, {}, None)
+    deadline = clock() + cpu_limit
+    found = solver_moves(position, cpu_limit)
+    if found:
+        return summary(SOURCE_SOLVER, legal, *found)
+    found = search_moves(position, deadline, clock)
+    if found:
+        return summary(SOURCE_SEARCH, legal, *found)
+    found = book_moves(position, opening_book.read() if book is None else book)
+    if found:
+        return summary(SOURCE_BOOK, legal, *found)
+    return summary(None, legal, {}, None)
+
+
+def summary(source, legal, moves, margin):
+    """The answer's dict from one source's `{move text: {"result", ["margin"]}}` and the
+    position's margin (None when unknown); moves that are not legal are left out."""
+    moves = {move: moves[move] for move in legal if move in moves}
+    results = [moves[move]["result"] for move in moves]
+    if WIN in results:
+        result = WIN
+    elif results and len(moves) == len(legal):
+        result = LOSS
+    else:
+        result = None
+    return {"source": source if moves else None, "result": result, "margin": margin,
+            "moves": moves, "unknown": len(moves) < len(legal)}
+
+
+def solver_moves(position, cpu_limit):
+    """`(moves, margin)` from the compiled solver, or None when it is missing, not built or out
+    of time: every move's result first, then, with what is left of `cpu_limit`, every move's
+    exact margin and the position's (kept without them when they do not finish)."""
+    try:
+        solver = importlib.import_module(SOLVER_MODULE)
+    except ImportError:
+        return None
+    if not solver.available():
+        return None
+    deadline = time.process_time() + cpu_limit  # the solver's limits are process CPU
+    try:
+        answer = solver.analyse(position, cpu_limit=cpu_limit)
+    except solver.OutOfTime:
+        return None
+    moves = {move: {"result": result} for move, result in answer["moves"].items()
+             if result in (WIN, LOSS)}
+    left = deadline - time.process_time()
+    if left <= 0:
+        return moves, None
+    try:
+        detailed = solver.analyse(position, cpu_limit=left, margins=True)
+    except solver.OutOfTime:
+        return moves, None
+    for move, points in detailed["move_margins"].items():
+        if move in moves:
+            moves[move]["margin"] = points
+    return moves, detailed["margin"]
+
+
+def search_moves(position, deadline, clock):
+    """`(moves, margin)` from endgame.ExactSolver, or None when too many plies are left or
+    nothing was proven by `deadline`. The margin is the position's, or None when unknown."""
+    if go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT:
+        return None
+    solver = endgame.ExactSolver(cpu_deadline=deadline, clock=clock)
+    root = [(go_board.move_to_text(move), child) for move, child in solver.root_moves(position)]
+    moves = {}
+    try:
+        for move, child in root:
+            moves[move] = {"result": WIN if solver.move_wins(position, child) else LOSS}
+        # The winning moves' margins first: by how much one wins is what the page most needs.
+        for move, child in sorted(root, key=lambda item: moves[item[0]]["result"] != WIN):
+            moves[move]["margin"] = exact_margin(solver, position, child) / HALF_POINTS
+    except endgame.OutOfTime:
+        pass
+    if not moves:
+        return None
+    # The position's margin is its best move's: a winning one's when any wins (losing moves'
+    # margins are negative), so the losing moves' margins are not needed then.
+    wins = [known for known in moves.values() if known["result"] == WIN]
+    margins = [known.get("margin") for known in (wins or moves.values())]
+    complete = len(moves) == len(root) and None not in margins
+    return moves, max(margins) if complete else None
+
+
+def exact_margin(solver, position, child):
+    """The mover's exact final margin in half points after the move leading to `child` (a
+    `root_moves` entry; None for the pass that ends the game)."""
+    if child is None:
+        own, opp = position.mover_view()[:2]
+        return endgame.margin_of(go_board.popcount(own) - go_board.popcount(opp),
+                                 go_board.plies_left(position.ply))
+    return -solver.value(*(child + (endgame.WORST, -endgame.WORST)))
+
+
+def book_moves(position, book):
+    """`({book move: win}, None)` when `book` answers `position`, else None (the book keeps no
+    margins: they stay offline, in its provenance)."""
+    move = book.lookup(position)
+    if move is None:
+        return None
+    return {go_board.move_to_text(move): {"result": WIN}}, None

@@ -1,0 +1,392 @@
+"""`host.py serve`: the board in the browser, on 127.0.0.1 only.
+
+Start at `BoardSession`: one game between the person at the page and an opponent, which is any
+player spec of players.py (by default the agent as a GTP engine), played on go_board's rules so
+that a refused click says the rules' reason. After each of the opponent's moves the session
+reads the agent's decision record from the player's log (`agent.read_decisions`), which is
+what the page shows as "what the agent thought". A finished game is saved as SGF under
+runs/board/, and every SGF under runs/ can be replayed move by move (`replay`). On the person's
+turn the page asks for the proven results of their moves (`analysis_job`: referee/move_results.py
+on a thread of its own, once per position).
+
+`make_server` serves the page's files (referee/board/) and a small JSON API:
+    GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
+    GET  /api/analysis        on the person's turn, the proven result of each of their moves
+                              (referee/move_results.py's JSON), or {"pending": true} while working
+    POST /api/new   {colour}  a new game, the person playing `colour` (1 Black, 2 White)
+    POST /api/move  {move}    the person's move, `i,j` or `PASS`; then the opponent's answer
+    GET  /api/games           the SGF files under runs/
+    GET  /api/replay?sgf=P    every position of that game, for the page's slider
+"""
+
+import json
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+import agent
+import course_io
+import go_board
+from littlego.gtp.engine import GTP_FLAG, score_text
+from littlego.paths import MY_PLAYER
+from littlego.referee import judge, move_results, rules
+from littlego.referee.protocol import MoveLimits
+from littlego.referee.players import LOG_SUFFIX, make_player
+from littlego.referee.sgf import game_to_sgf, sgf_moves
+
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8561
+STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "board")
+STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                ".css": "text/css; charset=utf-8", ".png": "image/png"}
+SAVED_GAMES_DIR = "board"  # under the runs directory
+PERSON = "you"
+SGF_SUFFIX = ".sgf"
+# The CPU one position's proven results may take (the analysing thread's own CPU), and how long
+# a request waits for them before answering "pending" (the page then asks again).
+ANALYSIS_CPU_SECONDS = 2.0
+ANALYSIS_WAIT_SECONDS = 1.0
+
+
+AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's name on the page
+
+
+def default_opponent(python):
+    """The agent as a GTP engine: one process for the game, keeping what it can between moves."""
+    return "gtp:{} {} {}".format(python, MY_PLAYER, GTP_FLAG)
+
+
+def board_rows(position):
+    """The board as 5 lists of 0/1/2, `rows[i][j]` as the course writes it."""
+    return [[int(char) for char in row]
+            for row in go_board.board_to_digits(position.black, position.white)]
+
+
+def describe_positions(moves):
+    """For `moves` (go_board moves from the start), the view of every position along the way:
+    board, ply, last move, captures and score. Stops at the first move the rules refuse."""
+    position = go_board.Position()
+    captured = {go_board.BLACK: 0, go_board.WHITE: 0}
+    views = [position_view(position, None, captured)]
+    for move in moves:
+        try:
+            after = position.play(move)
+        except go_board.IllegalMove:
+            break
+        loser = go_board.other(position.to_move)
+        captured[position.to_move] += (go_board.popcount(position.stones(loser))
+                                       - go_board.popcount(after.stones(loser)))
+        position = after
+        views.append(position_view(position, move, captured))
+    return views
+
+
+def position_view(position, last_move, captured):
+    black, white = go_board.popcount(position.black), go_board.popcount(position.white)
+    return {"board": board_rows(position), "ply": position.ply - 1, "max_ply": go_board.MAX_PLY,
+            "to_move": position.to_move, "over": position.is_over,
+            "last_move": None if last_move is None else go_board.move_to_text(last_move),
+            "captures": {"black": captured[go_board.BLACK], "white": captured[go_board.WHITE]},
+            "score": {"black": black, "white": white, "komi": go_board.KOMI,
+                      "result": score_text(position)}}
+
+
+class AnalysisJob(object):
+    """One position's proven results (move_results.move_results), worked out on a daemon thread so
+    that the server keeps answering; `wait` gives them once they are there."""
+
+    def __init__(self, position):
+        self.answer = None
+        self.done = threading.Event()
+        threading.Thread(target=self.run, args=(position,), daemon=True).start()
+
+    def run(self, position):
+        try:
+            self.answer = move_results.move_results(position, ANALYSIS_CPU_SECONDS)
+        finally:
+            self.done.set()
+
+    def wait(self, seconds):
+        """`(finished, answer)` after at most `seconds`: answer None when the analysis failed."""
+        return self.done.wait(seconds), self.answer
+
+
+class BoardSession(object):
+    """The game at the page. Every method runs under `lock` (the server is threaded)."""
+
+    def __init__(self, opponent_spec, limits, runs_dir, seed=0, builtin_players=None,
+                 opponent_name=None):
+        self.opponent_spec = opponent_spec
+        self.opponent_name = opponent_name or opponent_spec  # on the page and in the SGF
+        self.builtin_players = builtin_players  # replaces opponents.BUILTIN_PLAYERS (tests)
+        self.limits = limits
+        self.runs_dir = runs_dir
+        self.seed = seed
+        self.lock = threading.Lock()
+        self.work_dir = tempfile.mkdtemp(prefix="littlego-board-")
+        self.games = 0
+        self.opponent = None
+        self.analyses = {}  # Position.key() -> AnalysisJob, for every game of the session
+        make_player(opponent_spec, limits, builtin_players)  # an unknown one fails at once
+
+    def new_game(self, person_colour):
+        self.end_opponent()
+        self.games += 1
+        self.person = person_colour
+        self.moves = []
+        self.position = go_board.Position()
+        self.decision = None
+        self.message = None
+        self.result = None
+        self.saved_as = None
+        directory = os.path.join(self.work_dir, "game-{}".format(self.games))
+        os.mkdir(directory)
+        self.log_path = directory.rstrip(os.sep) + LOG_SUFFIX
+        self.decisions_seen = 0
+        self.opponent = make_player(self.opponent_spec, self.limits, self.builtin_players)
+        self.opponent.start_game(directory, go_board.other(person_colour), self.seed + self.games)
+        if self.position.to_move != person_colour:
+            self.opponent_moves()
+
+    def names(self):
+        opponent = self.opponent_name
+        return {go_board.BLACK: PERSON if self.person == go_board.BLACK else opponent,
+                go_board.WHITE: PERSON if self.person == go_board.WHITE else opponent}
+
+    def person_moves(self, text):
+        """Play the person's move and the opponent's answer; a refusal is kept as the message."""
+        if self.result is not None:
+            self.message = "The game is over: start a new one."
+            return
+        if self.position.to_move != self.person:
+            self.message = "It is not your turn."
+            return
+        try:
+            move = go_board.move_from_text(text)
+            self.position = self.position.play(move)
+        except go_board.IllegalMove as error:
+            self.message = "{} is refused: {}".format(text, error.reason)
+            return
+        except go_board.NotAMove:
+            self.message = "{!r} is not a move: click a point or Pass".format(text)
+            return
+        self.message = None
+        self.decision = None
+        self.moves.append(move)
+        if self.position.is_over:
+            self.finish_on_score()
+        else:
+            self.opponent_moves()
+
+    def opponent_moves(self):
+        colour = self.position.to_move
+        game_input = judge.GameInput(colour, board_rows(self.previous_position()),
+                                     board_rows(self.position))
+        history = [(go_board.BLACK if index % 2 == 0 else go_board.WHITE,
+                    rules.PASS if move == go_board.PASS else go_board.to_coord(move))
+                   for index, move in enumerate(self.moves)]
+        turn = self.opponent.move(game_input, self.position.ply, history)
+        self.decision = self.latest_decision()
+        if turn.failure is not None:
+            return self.finish(self.person, turn.failure, turn.detail)
+        try:
+            move = go_board.move_from_text(
+                course_io.format_output(course_io.parse_action(turn.line)))
+            self.position = self.position.play(move)
+        except (course_io.OutputError, go_board.NotAMove, go_board.IllegalMove) as error:
+            return self.finish(self.person, judge.END_ILLEGAL, str(error))
+        self.moves.append(move)
+        if self.position.is_over:
+            self.finish_on_score()
+
+    def previous_position(self):
+        """The board before the last action: what input.txt's lines 2-6 hold for the mover."""
+        return go_board.Position(self.position.prev_black, self.position.prev_white)
+
+    def latest_decision(self):
+        """The agent's decision record for the move just played, or None (not our agent)."""
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as handle:
+                records = agent.read_decisions(handle.read())
+        except (IOError, OSError):
+            return None
+        if len(records) <= self.decisions_seen:
+            return None
+        self.decisions_seen = len(records)
+        return records[-1]
+
+    def finish_on_score(self):
+        self.finish(self.position.winner(), judge.END_SCORE,
+                    judge.score_text(board_rows(self.position)))
+
+    def finish(self, winner, reason, detail):
+        names = self.names()
+        record = {"black": names[go_board.BLACK], "white": names[go_board.WHITE],
+                  "winner": winner, "winner_name": names[winner], "reason": reason,
+                  "detail": detail, "plies": self.position.ply - 1,
+                  "moves": [go_board.move_to_text(move) for move in self.moves],
+                  "black_stones": go_board.popcount(self.position.black),
+                  "white_stones": go_board.popcount(self.position.white)}
+        self.result = {"winner": winner, "reason": reason, "detail": detail,
+                       "you_win": winner == self.person}
+        self.end_opponent()
+        self.saved_as = self.save(record)
+
+    def save(self, record):
+        directory = os.path.join(self.runs_dir, SAVED_GAMES_DIR)
+        os.makedirs(directory, exist_ok=True)
+        handle, path = tempfile.mkstemp(prefix="game-", suffix=SGF_SUFFIX, dir=directory)
+        with os.fdopen(handle, "w", encoding="utf-8") as sgf:
+            sgf.write(game_to_sgf(record))
+        return os.path.relpath(path, self.runs_dir)
+
+    def end_opponent(self):
+        if self.opponent is not None:
+            self.opponent.end_game()
+            self.opponent = None
+
+    def close(self):
+        self.end_opponent()
+        shutil.rmtree(self.work_dir, ignore_errors=True)
+
+    def state(self):
+        view = describe_positions(self.moves)[-1]
+        view.update(person=self.person, names={str(c): n for c, n in self.names().items()},
+                    decision=self.decision, message=self.message, result=self.result,
+                    saved_as=self.saved_as)
+        return view
+
+    def analysis_job(self):
+        """The AnalysisJob of the current position (started on the first request), or None when
+        it is not the person's turn."""
+        position = self.position
+        if self.result is not None or position.is_over or position.to_move != self.person:
+            return None
+        key = position.key()
+        if key not in self.analyses:
+            self.analyses[key] = AnalysisJob(position)
+        return self.analyses[key]
+
+    def saved_games(self):
+        games = []
+        for root, _, files in os.walk(self.runs_dir):
+            for name in files:
+                if name.endswith(SGF_SUFFIX):
+                    games.append(os.path.relpath(os.path.join(root, name), self.runs_dir))
+        return sorted(games)
+
+    def replay(self, relative):
+        if relative not in self.saved_games():
+            raise KeyError(relative)
+        with open(os.path.join(self.runs_dir, relative), encoding="utf-8") as handle:
+            text = handle.read()
+        moves = [go_board.PASS if point is None else go_board.from_coord(*point)
+                 for point in sgf_moves(text)]
+        return {"sgf": relative, "positions": describe_positions(moves)}
+
+
+class BoardHandler(BaseHTTPRequestHandler):
+    session = None  # set by make_server
+
+    def log_message(self, format, *args):
+        pass  # the terminal shows the URL only
+
+    def send_json(self, value, status=200):
+        self.send_body(json.dumps(value).encode("utf-8"), "application/json", status)
+
+    def send_body(self, body, content_type, status=200):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        session = self.session
+        if url.path == "/api/state":
+            with session.lock:
+                return self.send_json(session.state())
+        if url.path == "/api/analysis":
+            return self.send_analysis()
+        if url.path == "/api/games":
+            return self.send_json(session.saved_games())
+        if url.path == "/api/replay":
+            try:
+                return self.send_json(session.replay(parse_qs(url.query).get("sgf", [""])[0]))
+            except (KeyError, IOError, OSError, ValueError) as error:
+                return self.send_json({"error": "cannot replay: {}".format(error)}, 404)
+        name = "index.html" if url.path == "/" else url.path.lstrip("/")
+        path = os.path.join(STATIC_DIR, name)
+        extension = os.path.splitext(name)[1]
+        if "/" in name or extension not in STATIC_TYPES or not os.path.isfile(path):
+            return self.send_json({"error": "not found"}, 404)
+        with open(path, "rb") as handle:
+            self.send_body(handle.read(), STATIC_TYPES[extension])
+
+    def send_analysis(self):
+        """The session lock is held only to find the job: the wait must not stop other requests."""
+        with self.session.lock:
+            job = self.session.analysis_job()
+        if job is None:
+            return self.send_json({"error": "it is not your turn: nothing to analyse"}, 409)
+        finished, answer = job.wait(ANALYSIS_WAIT_SECONDS)
+        if not finished:
+            return self.send_json({"pending": True})
+        if answer is None:
+            return self.send_json({"error": "the analysis failed"}, 500)
+        return self.send_json(answer)
+
+    def do_POST(self):
+        session = self.session
+        try:
+            length = int(self.headers.get("Content-Length", 0))
+            request = json.loads(self.rfile.read(length).decode("utf-8") or "{}")
+        except ValueError:
+            return self.send_json({"error": "the request is not JSON"}, 400)
+        with session.lock:
+            if self.path == "/api/new":
+                colour = request.get("colour", go_board.BLACK)
+                if colour not in (go_board.BLACK, go_board.WHITE):
+                    return self.send_json({"error": "colour is 1 or 2"}, 400)
+                session.new_game(colour)
+            elif self.path == "/api/move":
+                session.person_moves(str(request.get("move", "")))
+            else:
+                return self.send_json({"error": "not found"}, 404)
+            return self.send_json(session.state())
+
+
+def make_server(session, port=DEFAULT_PORT):
+    """A threaded HTTP server on 127.0.0.1:`port` (0: any free port) serving `session`."""
+    handler = type("Handler", (BoardHandler,), {"session": session})
+    return ThreadingHTTPServer((HOST, port), handler)
+
+
+def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, announce=print,
+          opponent_name=None):
+    """Run the board until Ctrl-C or SIGTERM, then end the opponent and remove its files;
+    returns the exit code."""
+    def stop(signum, frame):
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, stop)
+    session = BoardSession(opponent_spec, MoveLimits(move_cpu, move_wall), runs_dir, seed,
+                           opponent_name=opponent_name)
+    server = make_server(session, port)
+    try:
+        with session.lock:
+            session.new_game(colour)
+        announce("The board is at http://{}:{}/ (Ctrl-C stops it)".format(
+            HOST, server.server_address[1]))
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        session.close()
+    return 0

@@ -1,0 +1,412 @@
+/* search.c: see search.h.
+ *
+ * Start at `at_least`. A node proves a threshold by one child that cannot reach the mirrored
+ * threshold (1 - t from the child's side), or refutes it when every child and the pass reach
+ * it. Near the end, `bounded` decides many nodes without a move: what the mover gets against
+ * an opponent who only passes is an upper bound, what the opponent gets against a mover who
+ * only passes a lower one. Order of tries: the move the table remembers, the killer of this
+ * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
+ * far from the end outranks any number near it; the Python solver measured 30% fewer nodes
+ * than plies**2), which starts from the rings of the board (`RING`: the centre first).
+ * A node makes all its children at once (`children_of`, one pass over the chains for every
+ * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
+ * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
+ * then probe the children's table entries (prefetched as the children are made) and drop the
+ * children the table shows won; a child searched afterwards reuses its key and skips its bounds.
+ * Performance compromises: no table below TABLE_MIN_PLIES (those nodes are cheaper to search
+ * than to store), symmetric lookups only from symmetry_from plies left, table cut-offs of
+ * children only from ETC_MIN_PLIES, bounds only up to BOUNDS_MAX_PLIES.
+ */
+#include "search.h"
+
+#include "symmetry.h"
+
+#define VALUE_MIN (-NUM_POINTS)
+#define VALUE_MAX NUM_POINTS
+#define TABLE_MIN_PLIES 2
+#define ETC_MIN_PLIES 3
+#define BOUNDS_MAX_PLIES 6 /* measured on ply-7 proofs: 4 to 8 alike, all plies slower */
+#define DEFAULT_SYMMETRY_FROM 6
+#define CLOCK_CHECK_MASK 0x3fffu
+#define HISTORY_BITS 52 /* history scores are halved before they outgrow this */
+#define CAPTURE_SHIFT 52
+#define KILLER_SHIFT 58
+#define TABLE_MOVE_SHIFT 59
+
+static uint64_t HISTORY_WEIGHT[MAX_PLY + 2];
+static int RING[NUM_POINTS]; /* 0 on the edge, 1 inside it, 2 at the centre */
+static int INVERSE_SYMMETRY[NUM_SYMMETRIES];
+static int initialised;
+
+typedef struct {
+    uint64_t order;
+    node_t node;
+    int move;
+    uint64_t key; /* set only where enhanced cut-offs probe the children */
+    int symmetry; /* the key's (search_key) */
+} child_t;
+
+/* How many lines a row (or column) lies inside the edge: 0, 1 or 2. */
+static int lines_from_edge(int line)
+{
+    return line < SIZE - 1 - line ? line : SIZE - 1 - line;
+}
+
+static void init_tables(void)
+{
+    if (initialised)
+        return;
+    rules_init();
+    symmetry_init();
+    uint64_t weight = 1;
+    for (int p = 0; p < MAX_PLY + 2; p++, weight *= 3)
+        HISTORY_WEIGHT[p] = weight;
+    for (int p = 0; p < NUM_POINTS; p++) {
+        int across = lines_from_edge(p / SIZE), down = lines_from_edge(p % SIZE);
+        RING[p] = across < down ? across : down;
+    }
+    for (int s = 0; s < NUM_SYMMETRIES; s++)
+        for (int t = 0; t < NUM_SYMMETRIES; t++)
+            if (SYMMETRIC_POINT[t][SYMMETRIC_POINT[s][1]] == 1
+                && SYMMETRIC_POINT[t][SYMMETRIC_POINT[s][SIZE]] == SIZE)
+                INVERSE_SYMMETRY[s] = t;
+    initialised = 1;
+}
+
+int search_init(search_t *s, int table_bits)
+{
+    init_tables();
+    if (table_init(&s->table, table_bits))
+        return -1;
+    s->symmetry_from = DEFAULT_SYMMETRY_FROM;
+    /* Before any refutation the history tries the centre first and the edge last (a tie-break:
+     * a refutation weighs 9 at least). Without it the first nodes of a proof, the costliest,
+     * tried points in their numbering, the corner first: at ply 7, twice the nodes. */
+    for (int m = 0; m < NUM_POINTS; m++)
+        s->history[m] = RING[m];
+    s->history[PASS] = 0;
+    for (int p = 0; p < MAX_PLY + 2; p++)
+        s->killer[p] = NO_MOVE;
+    s->nodes = 0;
+    s->deadline = 0;
+    s->aborted = 0;
+    return 0;
+}
+
+void search_free(search_t *s) { table_free(&s->table); }
+
+
+static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
+{
+    return (uint64_t)own | (uint64_t)opp << NUM_POINTS | (uint64_t)plies_left << 50
+        | (uint64_t)passed << 55 | (uint64_t)(ko + 1) << 56;
+}
+
+/* The node's table key and the symmetry that maps the node to the stored image. */
+static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
+{
+    uint64_t best = raw_key(n->own, n->opp, n->plies_left, n->passed, n->ko);
+    *symmetry = 0;
+    if (n->plies_left < s->symmetry_from)
+        return best;
+    board_pair images[NUM_SYMMETRIES];
+    symmetric_images(pair_of(n->own, n->opp), images);
+    for (int sym = 1; sym < NUM_SYMMETRIES; sym++) {
+        uint64_t key = raw_key(first_of(images[sym]), second_of(images[sym]), n->plies_left,
+                               n->passed, n->ko == NO_KO ? NO_KO : SYMMETRIC_POINT[sym][n->ko]);
+        if (key < best) {
+            best = key;
+            *symmetry = sym;
+        }
+    }
+    return best;
+}
+
+int search_child(const node_t *n, int move, node_t *child)
+{
+    child->plies_left = n->plies_left - 1;
+    if (move == PASS) {
+        child->own = n->opp;
+        child->opp = n->own;
+        child->ko = NO_KO;
+        child->passed = 1;
+        if (n->passed)
+            child->plies_left = 0; /* two passes in a row end the game */
+        return 1;
+    }
+    bits own, opp, captured;
+    if (!place_stone(n->own, n->opp, move, n->ko, &own, &opp, &captured))
+        return 0;
+    child->own = opp;
+    child->opp = own;
+    child->passed = 0;
+    child->ko = ko_ban_after(move, captured, own, opp);
+    return 1;
+}
+
+/* The last ply: can the mover gain `needed` stones (a placement plus its captures; passing
+ * gains 0)? A point next to another empty point is always legal. */
+static int last_ply(const node_t *n, int needed)
+{
+    if (needed <= 0)
+        return 1;
+    bits empty = FULL_BOARD & ~(n->own | n->opp);
+    bits candidates;
+    if (needed == 1) {
+        if (empty & neighbours_of(empty))
+            return 1;
+        candidates = empty;
+    } else {
+        if (needed > 1 + popcount(n->opp))
+            return 0;
+        candidates = empty & neighbours_of(n->opp);
+    }
+    placements_t pl;
+    placements_init(&pl, n->own, n->opp);
+    while (candidates) {
+        int point = lowest_point(candidates);
+        candidates &= candidates - 1;
+        bits own, opp, captured;
+        if (placement(&pl, point, n->ko, &own, &opp, &captured)
+            && 1 + popcount(captured) >= needed)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the chains of `stones` with at most `moves` liberties hold at least `wanted` stones
+ * (all the other side can capture in `moves` placements while the side of `stones` passes). */
+static int capturable_reaches(bits stones, bits empty, int moves, int wanted)
+{
+    if (moves < 4) /* chains with a stone of more liberties than moves cannot be taken */
+        stones &= ~chain_of(stones, with_empty_neighbours(stones, empty, moves + 1));
+    while (wanted > 0 && popcount(stones) >= wanted) { /* else too few stones are left */
+        bits chain = chain_of(stones, stones & -stones);
+        stones &= ~chain;
+        if (popcount(neighbours_of(chain) & empty) <= moves)
+            wanted -= popcount(chain);
+    }
+    return wanted <= 0;
+}
+
+/* 1 or 0 when bounds on the value decide whether the mover reaches `t`, -1 when they do not.
+ * Against an opponent who only passes, the mover gains at most a stone a placement and the
+ * opponent's chains it can capture; a mover who only passes loses at most as much to the
+ * opponent. Either side may always pass, so the value lies between the two. */
+static int bounded(const node_t *n, int t)
+{
+    if (n->plies_left > BOUNDS_MAX_PLIES)
+        return -1;
+    int diff = node_diff(n);
+    int mover_moves = (n->plies_left + 1) / 2, opponent_moves = n->plies_left / 2;
+    bits empty = FULL_BOARD & ~(n->own | n->opp);
+    if (diff + mover_moves < t
+        && !capturable_reaches(n->opp, empty, mover_moves, t - diff - mover_moves))
+        return 0;
+    if (diff - opponent_moves >= t
+        && !capturable_reaches(n->own, empty, opponent_moves, diff - opponent_moves - t + 1))
+        return 1;
+    return -1;
+}
+
+static void refuted_by(search_t *s, int move, int plies_left)
+{
+    s->killer[plies_left] = move;
+    s->history[move] += HISTORY_WEIGHT[plies_left];
+    if (s->history[move] >> HISTORY_BITS)
+        for (int m = 0; m < NUM_MOVES; m++)
+            s->history[m] >>= 1;
+}
+
+static int search_work(uint64_t nodes)
+{
+    return nodes ? 64 - __builtin_clzll(nodes) : 0;
+}
+
+/* The legal placements of `n`, each with its child node and its order of tries (the pass is
+ * tried last, apart), without those whose bounds show the child won for its mover. Stops at the
+ * first child the bounds show lost for its mover (the node's proof): its index in `refuting`,
+ * else -1. With `probe`, each child's table key is computed and its bucket prefetched. */
+static int children_of(search_t *s, const node_t *n, int table_move, int probe,
+                       int child_threshold, child_t *children, int *refuting)
+{
+    *refuting = -1;
+    int count = 0;
+    int killer = s->killer[n->plies_left];
+    placements_t pl;
+    placements_init(&pl, n->own, n->opp);
+    for (bits left = pl.empty; left; left &= left - 1) {
+        int point = lowest_point(left);
+        child_t *c = children + count;
+        bits own, opp, captured;
+        if (!placement(&pl, point, n->ko, &own, &opp, &captured))
+            continue;
+        c->move = point;
+        c->node.own = opp;
+        c->node.opp = own;
+        c->node.plies_left = n->plies_left - 1;
+        c->node.passed = 0;
+        c->node.ko = ko_ban_after(point, captured, own, opp);
+        int known = bounded(&c->node, child_threshold);
+        if (known == 0) {
+            *refuting = count;
+            return count + 1;
+        }
+        if (known == 1)
+            continue; /* the opponent wins after it: nothing to try */
+        if (probe) {
+            c->key = search_key(s, &c->node, &c->symmetry);
+            table_prefetch(&s->table, c->key);
+        }
+        c->order = (uint64_t)(point == table_move) << TABLE_MOVE_SHIFT
+            | (uint64_t)(point == killer) << KILLER_SHIFT
+            | (uint64_t)popcount(captured) << CAPTURE_SHIFT | s->history[point];
+        count++;
+    }
+    return count;
+}
+
+/* Bring the most promising of children[from..count) to `from` (a selection, not a sort: most
+ * nodes are decided by their first try). */
+static void select_next(child_t *children, int from, int count)
+{
+    int best = from;
+    for (int i = from + 1; i < count; i++)
+        if (children[i].order > children[best].order)
+            best = i;
+    if (best != from) {
+        child_t c = children[from];
+        children[from] = children[best];
+        children[best] = c;
+    }
+}
+
+/* A child whose table entry shows it cannot reach `child_threshold`, or -1; children whose
+ * entries show they reach it are dropped from `children` (and `count`). */
+static int known_refutation(search_t *s, child_t *children, int *count, int child_threshold)
+{
+    int kept = 0;
+    for (int i = 0; i < *count; i++) {
+        entry_t *e = table_probe(&s->table, children[i].key);
+        if (e && e->upper < child_threshold)
+            return i;
+        if (!e || e->lower < child_threshold)
+            children[kept++] = children[i];
+    }
+    *count = kept;
+    return -1;
+}
+
+/* Keep what a finished search of this node showed (never after an abort: then nothing is
+ * shown). `move` is in the node's own frame; the table holds it in the stored image's. */
+static void remember(search_t *s, uint64_t key, int symmetry, int move, int lower, int upper,
+                     uint64_t nodes_before)
+{
+    if (s->aborted || !key)
+        return;
+    table_store(&s->table, key, lower, upper,
+                move == NO_MOVE ? NO_MOVE : SYMMETRIC_POINT[symmetry][move],
+                search_work(s->nodes - nodes_before));
+}
+
+/* `probed`: the child of a node with enhanced cut-offs that `n` is (its key computed and its
+ * bounds asked at `t` there), or NULL. */
+static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
+{
+    int diff = node_diff(n);
+    if (n->plies_left == 0)
+        return diff >= t;
+    if (n->passed && diff >= t)
+        return 1; /* passing ends the game, won */
+    s->nodes++;
+    if (!(s->nodes & CLOCK_CHECK_MASK) && s->deadline && clock() > s->deadline)
+        s->aborted = 1;
+    if (s->aborted)
+        return 0;
+    if (n->plies_left == 1)
+        return last_ply(n, t - diff);
+    int known = probed ? -1 : bounded(n, t);
+    if (known >= 0)
+        return known;
+
+    uint64_t key = 0;
+    int symmetry = 0, table_move = NO_MOVE;
+    uint64_t nodes_before = s->nodes;
+    if (n->plies_left >= TABLE_MIN_PLIES) {
+        if (probed) {
+            key = probed->key;
+            symmetry = probed->symmetry;
+        } else {
+            key = search_key(s, n, &symmetry);
+        }
+        entry_t *e = table_probe(&s->table, key);
+        if (e) {
+            if (e->lower >= t)
+                return 1;
+            if (e->upper < t)
+                return 0;
+            if (e->best != NO_MOVE)
+                table_move = SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
+        }
+    }
+    child_t children[NUM_POINTS];
+    int etc = n->plies_left >= ETC_MIN_PLIES;
+    int child_threshold = 1 - t, refuting;
+    int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting);
+    if (refuting >= 0) {
+        remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
+        return 1;
+    }
+    if (etc) {
+        int i = known_refutation(s, children, &count, child_threshold);
+        if (i >= 0) {
+            remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
+            return 1;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        select_next(children, i, count);
+        const child_t *probed = etc ? children + i : NULL;
+        int child_wins = at_least(s, &children[i].node, child_threshold, probed);
+        if (s->aborted)
+            return 0;
+        if (!child_wins) {
+            refuted_by(s, children[i].move, n->plies_left);
+            remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
+            return 1;
+        }
+    }
+    if (!n->passed) {
+        node_t after_pass;
+        search_child(n, PASS, &after_pass);
+        int child_wins = at_least(s, &after_pass, child_threshold, NULL);
+        if (s->aborted)
+            return 0;
+        if (!child_wins) {
+            remember(s, key, symmetry, PASS, t, VALUE_MAX, nodes_before);
+            return 1;
+        }
+    }
+    remember(s, key, symmetry, table_move, VALUE_MIN, t - 1, nodes_before);
+    return 0;
+}
+
+int search_winning_move(search_t *s, const node_t *n, int threshold)
+{
+    if (n->passed && node_diff(n) >= threshold)
+        return PASS; /* passing ends the game, won */
+    if (n->plies_left < TABLE_MIN_PLIES)
+        return NO_MOVE;
+    int symmetry;
+    entry_t *e = table_probe(&s->table, search_key(s, n, &symmetry));
+    if (!e || e->lower < threshold || e->best == NO_MOVE)
+        return NO_MOVE;
+    return SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
+}
+
+int search_at_least(search_t *s, const node_t *n, int threshold)
+{
+    s->aborted = 0;
+    int result = at_least(s, n, threshold, NULL);
+    return s->aborted ? SEARCH_ABORTED : result;
+}

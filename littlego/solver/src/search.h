@@ -1,0 +1,58 @@
+/* search.h: the exact search: can the side to move end the game at least `threshold` stones
+ * ahead (own - opponent on the final board)?
+ *
+ * Reading guide: start at `search_at_least` (search.c), a boolean alpha-beta ("null window")
+ * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
+ * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
+ * move ordering. The win/loss question is one threshold (komi decides which: the binding
+ * passes it); exact values come from several thresholds sharing the table.
+ */
+#ifndef LITTLEGO_SEARCH_H
+#define LITTLEGO_SEARCH_H
+
+#include <time.h>
+
+#include "rules.h"
+#include "table.h"
+
+/* A node: boards seen from the side to move, plies still to play (the game ends at 0), whether
+ * the last action was a pass (a pass now ends the game), and the point simple ko bans. */
+typedef struct {
+    bits own, opp;
+    int plies_left;
+    int passed;
+    int ko;
+} node_t;
+
+typedef struct {
+    table_t table;
+    uint64_t history[NUM_MOVES];
+    int killer[MAX_PLY + 2];
+    uint64_t nodes;
+    clock_t deadline; /* process CPU clock; 0: none */
+    int aborted;      /* the deadline passed: nothing found since is proven */
+    int symmetry_from; /* nodes with at least this many plies left are stored canonically */
+} search_t;
+
+/* Results of search_at_least besides 0 and 1. */
+#define SEARCH_ABORTED (-1)
+
+int search_init(search_t *s, int table_bits);
+void search_free(search_t *s);
+
+/* 1 when the mover of `n` can end at least `threshold` stones ahead, 0 when not,
+ * SEARCH_ABORTED when the deadline passed first. */
+int search_at_least(search_t *s, const node_t *n, int threshold);
+
+/* After search_at_least answered 1 for `n`: the winning move, the one that proved it (a point
+ * or PASS), as the table remembers it, or NO_MOVE when the table kept nothing (nodes near the
+ * end). */
+int search_winning_move(search_t *s, const node_t *n, int threshold);
+
+/* The child node after `move` (a point or PASS); 0 when the move is illegal. */
+int search_child(const node_t *n, int move, node_t *child);
+
+/* The final stone difference of `n` (own - opponent) if the game ended now. */
+static inline int node_diff(const node_t *n) { return popcount(n->own) - popcount(n->opp); }
+
+#endif

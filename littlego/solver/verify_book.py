@@ -1,0 +1,92 @@
+"""Check the book against the winning side's strategies with the compiled solver.
+
+Usage: python3 tools/verify_book.py [--book opening_book.txt] [--lines N --seed S]
+           [--from-ply P] [--table-bits B] [--jobs 2] [--ray ADDRESS]
+
+For each strategy of solver/strategy.py, every position the losing side can reach while the
+winning side follows the book (or, with --lines, N seeded lines on which the loser plays at
+random) must have a book answer that the solver proves winning (solver.strategy.check).
+The full check runs the build's jobs (solver.strategy.check_job) on --jobs local processes or
+a Ray cluster; the sampled one runs here.
+Prints one JSON object per strategy (positions checked, failures, nodes, CPU seconds; the full
+check also a line per job on stderr as it ends) and exits 1 when any position fails, 2 when the
+solver is not built.
+"""
+
+import argparse
+import json
+import random
+import sys
+
+
+import go_board
+import opening_book
+from littlego import solver
+from littlego.solver import executors
+from littlego.solver import strategy
+
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--book", default=opening_book.BOOK_PATH)
+    parser.add_argument("--lines", type=int, default=0,
+                        help="seeded random lines of the loser per strategy (0: every reply)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-ply", type=int, default=1, help="prove positions from this ply")
+    parser.add_argument("--table-bits", type=int, default=solver.BOOK_TABLE_BITS)
+    parser.add_argument("--jobs", type=int, default=2, help="local worker processes (full check)")
+    parser.add_argument("--ray", metavar="ADDRESS", help="run the full check's jobs on Ray")
+    return parser.parse_args(argv)
+
+
+def sampled(args, plan):
+    """`(checked, failures, stats)` of --lines seeded lines of `plan`, in this process."""
+    rng = random.Random("{}:{}".format(args.seed, plan.name))
+    return strategy.check_on_fresh_solver(opening_book.read(args.book), plan, args.table_bits,
+                                          rng=rng, lines=args.lines, from_ply=args.from_ply)
+
+
+def full(args):
+    """{strategy name: (checked, failures, stats)} of every job, summed per strategy."""
+    totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in strategy.STRATEGIES}
+
+    def done(arguments, result):
+        job = arguments[0]
+        name = job.strategy.name
+        sys.stderr.write("{} {}: {} checked, {} failed, {} CPU s\n".format(
+            name, " ".join(job.line), result[0], len(result[1]), result[2]["cpu"]))
+        checked, failures, stats = totals[name]
+        totals[name] = (checked + result[0], failures + result[1],
+                        {key: stats[key] + result[2][key] for key in stats})
+    executors.run(strategy.check_job, [(job, args.book, args.table_bits, args.from_ply)
+                                        for plan in strategy.STRATEGIES
+                                        for job in strategy.jobs(plan)],
+                   args.jobs, args.ray, done)
+    return totals
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if solver.missing("verify_book"):
+        return 2
+    try:
+        results = None if args.lines else full(args)
+    except KeyboardInterrupt:
+        print("verify_book: interrupted", file=sys.stderr)
+        return 130
+    failed = 0
+    for plan in strategy.STRATEGIES:
+        checked, failures, stats = results[plan.name] if results else sampled(args, plan)
+        failed += len(failures)
+        print(json.dumps({"strategy": plan.name, "checked": checked, "failures": [
+            {"ply": position.ply, "board": go_board.board_to_digits(position.black,
+                                                                    position.white),
+             "book": None if move is None else go_board.move_to_text(move)}
+            for position, move in failures], "nodes": stats["nodes"],
+            "cpu": round(stats["cpu"], 1)}, sort_keys=True), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
