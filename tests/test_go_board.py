@@ -1,4 +1,4 @@
-"""The rules of ../shared/rules.md, one test per rule, boards written as ASCII."""
+"""The rules of docs/rules.md, one test per rule, boards written as ASCII."""
 
 import pytest
 

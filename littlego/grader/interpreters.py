@@ -2,7 +2,7 @@
 (and any other pyenv Python a tool needs: 2.7 for gomill's ringmaster, see tools/ringmaster.py).
 
 Start at `grader_python` (or `find_python`). The course grader runs Python 3.7 ("the highest
-version offered is Python 3.7.5", ../shared/rules.md); tools and tests that must run the agent as
+version offered is Python 3.7.5", docs/rules.md); tools and tests that must run the agent as
 the grader does find it here: pyenv's newest 3.7 (`pyenv versions --bare`, `pyenv prefix`), else
 `python3.7` on PATH, resolved to the real executable (a version manager's shim would add its own
 CPU to every metered move). `python3 tools/grader_python.py [--version X.Y]` prints its path, or

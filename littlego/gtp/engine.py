@@ -5,7 +5,7 @@ Reading guide: `serve` reads commands from stdin and writes answers to stdout; s
 per-move program's own agent (`agent.decide`: book, exact search, MCTS) on the same CPU
 budgets (`agent.move_budget`: per move, and per game from a ledger kept in memory).
 
-The rules are Little-Go's (../shared/rules.md), whatever a controller expects of 19x19 Go: the
+The rules are Little-Go's (docs/rules.md), whatever a controller expects of 19x19 Go: the
 board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
 passes in a row, simple ko, no suicide, and `final_score` counts stones only. Moves alternate
 from Black: `play` or `genmove` for the colour not to move is an error. Once the game is over,

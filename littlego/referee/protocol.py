@@ -14,7 +14,7 @@ END_TIME = "time"
 END_RESIGN = "resign"
 
 # The limits a move is judged by, unless a match says otherwise: the grader's CPU limit (the whole
-# process tree, ../shared/rules.md) and ours on wall time, so a hung player cannot stall a match.
+# process tree, docs/rules.md) and ours on wall time, so a hung player cannot stall a match.
 GRADER_MOVE_CPU = 10.0
 DEFAULT_MOVE_WALL = 30.0
 
