@@ -7,7 +7,7 @@ or `PASS`). The referee's side reads and writes the same input.txt text as grids
 output.txt with the course's exact leniency (`read_output_line`, `parse_action`). Under both,
 `read_regular_file` (a bounded read that never blocks) and `write_atomically` (a temporary file
 and a rename: no reader ever sees half a file), which the agent's other files use as well.
-The format, quirks included, is `../shared/rules.md`.
+The format, quirks included, is docs/rules.md.
 
 The agent, the built-in opponents, the referee's judge and the tools all go through here; the
 rules themselves live in go_board (the agent's) and referee.rules (the plain oracle). The
@@ -29,8 +29,10 @@ PASS_TEXT = "PASS"  # the same word as go_board.PASS_TEXT (the referee's side ru
 COLOUR_TEXTS = (str(BLACK_DIGIT), str(WHITE_DIGIT))
 INPUT_LINES = 1 + 2 * SIZE
 ROW_DIGITS = "012"
-# The referee's input.txt is 65 bytes; this leaves room for CRLF and trailing spaces.
+# The referee's input.txt is 61 bytes; this leaves room for CRLF and trailing spaces.
 MAX_INPUT_BYTES = 4096
+# The grader's limit on the whole submission: the bundle and its helper files (the book) together.
+MAX_SUBMISSION_BYTES = 8 * 1000 * 1000
 # What a file written here may be read by: everyone, as open() makes it under the usual umask
 # (write_atomically sets it whatever the umask).
 WRITTEN_FILE_MODE = 0o644

@@ -26,8 +26,8 @@ import collections
 import time
 
 import go_board
-from go_board import (FULL, MAX_PLY, NEIGHBOURS, PASS, neighbours_of, place_stone, points_of,
-                      popcount)
+from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, place_stone,
+                      points_of, popcount)
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -42,10 +42,8 @@ MARGIN_SEARCH_CPU = 1.5
 # difference (own - opponent) the mover needs to win.
 MOVERS = (go_board.BLACK, go_board.WHITE)
 MOVER_KOMI_HALF_POINTS = tuple(int(2 * go_board.margin(0, colour)) for colour in MOVERS)
-NEEDED_DIFF = tuple(min(diff for diff in range(-go_board.NUM_POINTS, go_board.NUM_POINTS + 1)
-                        if go_board.margin(diff, colour) > 0) for colour in MOVERS)
+NEEDED_DIFF = tuple(go_board.needed_diff(colour) for colour in MOVERS)
 WORST = -(2 * go_board.NUM_POINTS + max(abs(komi) for komi in MOVER_KOMI_HALF_POINTS) + 1)
-NO_KO = -1
 # How much a refutation at `plies_left` adds to its point's history score: a refutation far
 # from the end cuts a larger subtree, so it outweighs any number of refutations nearer the end
 # (the node counts of this weighting against plies_left**2: docs/benchmarks.md). Move ordering
@@ -67,7 +65,9 @@ ExactMove = collections.namedtuple("ExactMove", "move proven margin")
 
 
 class OutOfTime(Exception):
-    """The exact search passed its CPU deadline or node cap: nothing it found is proven."""
+    """A search passed its CPU deadline (or node cap) before it finished: what it was working
+    on is not proven. The one such exception: the exact search here, the compiled solver's
+    binding (littlego/solver) and alphabeta4's iterations raise it."""
 
 
 def margin_of(diff, plies_left):
@@ -75,19 +75,10 @@ def margin_of(diff, plies_left):
     return 2 * diff + MOVER_KOMI_HALF_POINTS[plies_left & 1]
 
 
-def ko_point(point, captured, own, opp):
-    """Where the opponent could retake at once after `own` played `point` capturing `captured`
-    (a lone stone whose one liberty is the lone stone it took), or NO_KO. Only such a retake
-    can recreate the previous board, so only then does the previous board matter."""
-    if not captured & (captured - 1) and not NEIGHBOURS[point] & own \
-            and NEIGHBOURS[point] & ~(own | opp) == captured:
-        return captured.bit_length() - 1
-    return NO_KO
-
-
-def node_key(own, opp, plies_left, passed, ko_point):
-    """One int per node: equal keys mean the same future (see the module docstring)."""
-    return own | opp << 25 | plies_left << 50 | passed << 55 | (ko_point + 1) << 56
+def node_key(own, opp, plies_left, passed, ko):
+    """One int per node: equal keys mean the same future (see the module docstring); `ko` is the
+    node's go_board.ko_point."""
+    return own | opp << 25 | plies_left << 50 | passed << 55 | (ko + 1) << 56
 
 
 class ExactSolver(object):
@@ -137,7 +128,7 @@ class ExactSolver(object):
                               new_own, NO_KO, NO_KO, 1,
                               new_opp | new_own << 25 | child_plies << 50))
                 continue
-            retake = ko_point(point, captured, new_own, new_opp)
+            retake = ko_ban_after(point, captured, new_own, new_opp)
             gain = 1 + popcount(captured)
             moves.append((gain << CAPTURE_SHIFT | (point == killer) << KILLER_SHIFT
                           | history[point], point, new_opp, new_own,
@@ -203,7 +194,7 @@ class ExactSolver(object):
             child_diff = -diff - 1 - (popcount(captured) if captured else 0)
             if child_diff >= opp_needed:
                 continue  # the opponent passes and wins
-            ko = captured and ko_point(point, captured, new_own, new_opp) != NO_KO
+            ko = captured and ko_ban_after(point, captured, new_own, new_opp) != NO_KO
             self.nodes += 1
             if not self._last_ply_wins(new_opp, new_own, opp if ko else NO_KO,
                                        own if ko else NO_KO, opp_needed - child_diff):

@@ -2,8 +2,9 @@
 
 Reading guide: start at `Position` (an immutable game state with `play`, `legal_moves`,
 `score`, `winner`), then `place_stone` (the one function that decides legality and captures;
-search calls it directly). The rule set is `../shared/rules.md`; each rule lives in one place
-here. The course files (input.txt, output.txt) are course_io's.
+search calls it directly) and `ko_point` (the point simple ko forbids now). The rule set is
+docs/rules.md; each rule lives in one place here. The course files (input.txt,
+output.txt) are course_io's.
 
 Vocabulary
 - Point: an index 0..24, `row * 5 + col`, row 0 at the top. `to_coord`/`from_coord` convert to
@@ -32,6 +33,7 @@ PASS = NUM_POINTS
 PASS_TEXT = "PASS"  # as output.txt spells a pass (course_io.PASS_TEXT, checked equal by its test)
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
 STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+NO_KO = -1  # ko_point's answer when simple ko forbids no point
 
 FULL = (1 << NUM_POINTS) - 1
 _LEFT_COLUMN = sum(1 << (row * SIZE) for row in range(SIZE))
@@ -111,6 +113,12 @@ def margin(stone_diff, colour):
     """`colour`'s final margin when its stones outnumber the opponent's by `stone_diff`: the
     komi counts against Black. Positive means `colour` wins; the komi is a half, so never 0."""
     return stone_diff - KOMI if colour == BLACK else stone_diff + KOMI
+
+
+def needed_diff(colour):
+    """The smallest final stone difference (own - opponent) with which `colour` wins: 3 for
+    Black, -2 for White (komi 2.5)."""
+    return min(diff for diff in range(-NUM_POINTS, NUM_POINTS + 1) if margin(diff, colour) > 0)
 
 
 def black_wins(black, white):
@@ -228,6 +236,33 @@ def place_stone(own, opp, point, ko_own, ko_opp):
     if NEIGHBOURS[point] & empty_after or chain_liberties(own, bit, empty_after):
         return own, opp
     return SUICIDE
+
+
+def ko_ban_after(point, captured, own, opp):
+    """The point the opponent may not retake at once after `own` played `point` capturing
+    `captured` (some stones; `own`, `opp`: the boards after the move), or NO_KO.
+
+    A placement adds one stone and removes only opponent stones, so only one retake can recreate
+    the previous board (what `place_stone` refuses as KO): of a single stone captured by a lone
+    stone whose one liberty is the captured point. The exact search asks this at every capture
+    it makes, hence bit tests rather than `place_stone` (rules.c's ko_ban_after is its twin).
+    """
+    if not captured & (captured - 1) and not NEIGHBOURS[point] & own \
+            and NEIGHBOURS[point] & ~(own | opp) == captured:
+        return captured.bit_length() - 1
+    return NO_KO
+
+
+def ko_point(own, opp, prev_own, prev_opp):
+    """The point simple ko forbids to the side `own` now, or NO_KO: `ko_ban_after` the
+    opponent's last placement, read from the previous board `(prev_own, prev_opp)` (seen from
+    the same side), which is one placement before, as games give it."""
+    taken = prev_own & ~own
+    placed = opp & ~prev_opp
+    if not taken or not placed or placed & (placed - 1) or own | taken != prev_own \
+            or opp ^ placed != prev_opp:
+        return NO_KO  # the last action was no placement that captured
+    return ko_ban_after(placed.bit_length() - 1, taken, opp, own)
 
 
 class Position(object):

@@ -40,7 +40,7 @@ import sys
 
 import course_io
 import go_board
-from go_board import KO, MAX_PLY, NUM_POINTS, NUM_SYMMETRIES, SIZE, place_stone
+from go_board import MAX_PLY, NO_KO, NUM_POINTS, NUM_SYMMETRIES, SIZE
 
 BOOK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opening_book.txt")
 # The sidecar of `book.txt` is `book.provenance.json` (built from the book's path, never from
@@ -57,9 +57,9 @@ DIGIT_VALUES = {char: value for value, char in enumerate(DIGITS)}
 CODE_LIMIT = 3 ** NUM_POINTS * MAX_PLY * STATES * MOVES  # every code is below this
 RECORD_CHARS = next(width for width in range(1, 32) if BASE ** width >= CODE_LIMIT)
 COLOURS = (go_board.BLACK, go_board.WHITE)
-# A larger book is refused: the grader takes 8 MB for the whole submission (bundle and book;
-# tools/make_submission.py checks the total).
-MAX_BOOK_BYTES = 8 * 1000 * 1000
+# A larger book is refused: the grader's limit is on the whole submission, bundle and book
+# (littlego/grader/bundle.py checks the total).
+MAX_BOOK_BYTES = course_io.MAX_SUBMISSION_BYTES
 MAX_HEADER_BYTES = 4096
 MAX_REASON_CHARS = 200
 ROW_SHIFT = 3 ** SIZE
@@ -77,20 +77,6 @@ def _spread3():
 SPREAD3 = _spread3()
 
 
-def ko_point(position):
-    """The empty point simple ko forbids to the side to move now, or None.
-
-    A placement repeats the previous board only by re-taking the single stone just captured
-    from the mover, so the point is that stone's, and only when the ko rule is what forbids it.
-    """
-    own, opp, prev_own, prev_opp = position.mover_view()
-    lost = prev_own & ~own
-    if not lost or lost & (lost - 1):
-        return None
-    point = lost.bit_length() - 1
-    return point if place_stone(own, opp, point, prev_own, prev_opp) == KO else None
-
-
 def board3(black, white):
     """sum of 3**p * c(p): c = 0 empty, 1 Black, 2 White."""
     value = 0
@@ -99,11 +85,12 @@ def board3(black, white):
     return value
 
 
-def image_key(position, symmetry, ko=None):
-    """The key of one symmetric image of `position` (`ko`: its ko_point, in its own frame)."""
+def image_key(position, symmetry, ko=NO_KO):
+    """The key of one symmetric image of `position` (`ko`: its go_board.ko_point, in its own
+    frame)."""
     if position.pass_ends_game:
         state = STATE_PASS_ENDS_GAME
-    elif ko is None:
+    elif ko == NO_KO:
         state = STATE_NORMAL
     else:
         state = STATE_KO_BAN + go_board.SYMMETRIC_POINT[symmetry][ko]
@@ -114,7 +101,7 @@ def image_key(position, symmetry, ko=None):
 
 def position_key(position):
     """`(key, symmetry)`: the smallest image key, and the lowest symmetry that gives it."""
-    ko = None if position.pass_ends_game else ko_point(position)
+    ko = go_board.ko_point(*position.mover_view())
     return min((image_key(position, symmetry, ko), symmetry) for symmetry in range(NUM_SYMMETRIES))
 
 

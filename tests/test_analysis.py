@@ -207,10 +207,8 @@ def test_a_finished_game_has_no_moves():
 
 
 class FakeSolver(types.ModuleType):
-    """The compiled solver's API (`available`, `analyse`, `OutOfTime`) with a fixed answer."""
-
-    class OutOfTime(Exception):
-        pass
+    """The compiled solver's API (`available`, `analyse`) with a fixed answer; without one it
+    raises endgame.OutOfTime, as the real one does when its CPU runs out."""
 
     def __init__(self, built=True, answer=None):
         types.ModuleType.__init__(self, move_results.SOLVER_MODULE)
@@ -222,7 +220,7 @@ class FakeSolver(types.ModuleType):
     def analyse(self, position, cpu_limit=None, margins=False):
         self.calls.append((position, margins))
         if self.fixed is None or margins and "move_margins" not in self.fixed:
-            raise self.OutOfTime()
+            raise endgame.OutOfTime()
         return self.fixed
 
 

@@ -1,9 +1,18 @@
 """The rules of docs/rules.md, one test per rule, boards written as ASCII."""
 
+import random
+
 import pytest
 
 import go_board
 from go_board import BLACK, PASS, WHITE, IllegalMove, Position, from_coord
+from littlego.bench.positions import game_positions
+
+# Seeded games for the ko tests: captures of single stones whenever there is one.
+KO_GAMES_SEED = 3
+KO_GAME_POSITIONS = 4000
+KO_GAMES_PASS_RATE = 0.05
+KO_BANS_AT_LEAST = 50  # positions where ko forbids a point (77 with this seed)
 
 
 def point(row, col):
@@ -171,6 +180,42 @@ def test_ko_compares_with_the_previous_board_given_by_the_referee():
         . . . . ."""
     position = Position.from_text(current, to_move=WHITE, ply=10, previous=unrelated_previous)
     assert position.is_legal(point(1, 1))
+
+
+def test_ko_point_is_where_a_retake_would_repeat_the_previous_board():
+    black_takes = Position.from_text(KO_SHAPE, to_move=BLACK, ply=9).play(point(1, 2))
+    assert go_board.ko_point(*black_takes.mover_view()) == point(1, 1)
+    later = black_takes.play(point(4, 4)).play(point(4, 0))
+    assert go_board.ko_point(*later.mover_view()) == go_board.NO_KO
+    # The same stones after a pass (the previous board is the current one): no ban.
+    passed = Position(black_takes.black, black_takes.white, WHITE, 10)
+    assert go_board.ko_point(*passed.mover_view()) == go_board.NO_KO
+
+
+def test_ko_point_agrees_with_place_stone_along_games_full_of_kos():
+    # Every empty point where place_stone answers KO, on seeded games that take single stones
+    # whenever they can: exactly ko_point's, and ko_ban_after's for the move that led there.
+    rng = random.Random(KO_GAMES_SEED)
+    bans = 0
+    for position in game_positions(rng, KO_GAME_POSITIONS, KO_GAMES_PASS_RATE, 1.0, True):
+        own, opp, prev_own, prev_opp = position.mover_view()
+        refused = [p for p in go_board.points_of(go_board.FULL ^ own ^ opp)
+                   if go_board.place_stone(own, opp, p, prev_own, prev_opp) == go_board.KO]
+        ko = go_board.ko_point(own, opp, prev_own, prev_opp)
+        assert refused == ([] if ko == go_board.NO_KO else [ko])
+        placed = opp & ~prev_opp
+        if prev_own & ~own and placed:
+            assert go_board.ko_ban_after(placed.bit_length() - 1, prev_own & ~own, opp, own) == ko
+        bans += bool(refused)
+    assert bans >= KO_BANS_AT_LEAST
+
+
+def test_needed_diff_is_the_smallest_winning_stone_difference():
+    assert go_board.needed_diff(BLACK) == 3  # 3 - 2.5 > 0
+    assert go_board.needed_diff(WHITE) == -2  # -2 + 2.5 > 0
+    for colour in (BLACK, WHITE):
+        needed = go_board.needed_diff(colour)
+        assert go_board.margin(needed - 1, colour) < 0 < go_board.margin(needed, colour)
 
 
 def test_pass_makes_previous_equal_current_and_a_second_pass_ends_the_game():

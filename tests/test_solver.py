@@ -1,4 +1,5 @@
-"""The compiled solver (solver/, through its binding) against the Python rules and solver.
+"""The compiled solver (littlego/solver, through its binding) against the Python rules and
+solver.
 
 - The rules through the door: ko, suicide, the pass that ends the game, Black's pass at ply 1
   and a finished game, on ASCII boards, against go_board's legality.
@@ -6,12 +7,21 @@
   players pass now and then and prefer captures and ko retakes), every legal move's win/loss
   must equal endgame.ExactSolver's, and on the shorter ones the exact value must equal
   ExactSolver.best_move's margin.
-- tools/solve.py: its JSON on an input.txt, and one line plus exit 2 for bad input.
+- littlego/solver/solve.py: its JSON on an input.txt, and one line plus exit 2 for bad input.
+- The door itself: the symbols the library exports, the codes the binding reads from it
+  against src/api.h's text, the one line when it is not built, and build.py (a fake compiler
+  to see when it compiles, the real one once).
 """
 
 import collections
+import ctypes
 import json
+import os
 import random
+import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -20,8 +30,9 @@ import endgame
 import go_board
 from littlego import solver
 from littlego.bench.positions import position_before_end
+from littlego.paths import REPO_ROOT
 from go_board import BLACK, PASS, WHITE, Position, from_coord
-from littlego.solver import solve
+from littlego.solver import build, solve
 
 SEED = 21
 DIFF_POSITIONS_PER_DEPTH = 70
@@ -30,17 +41,17 @@ VALUE_MAX_PLIES = 5
 PASS_RATE = 0.08
 CAPTURE_RATE = 0.7
 TEST_TABLE_BITS = 18
+# What the library exports: the door's functions and its codes (src/api.h) as data.
+DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_at_least",
+                  "lg_winning_move"}
+DOOR_CODES = {"lg_yes", "lg_no", "lg_aborted", "lg_illegal", "lg_no_win", "lg_not_a_move"}
+SECOND_NS = 10 ** 9
 
 
 @pytest.fixture(scope="module")
 def search():
     with solver.Solver(TEST_TABLE_BITS) as context:
         yield context
-
-
-def test_needed_differences_follow_the_komi():
-    assert solver.needed_diff(BLACK) == 3  # 3 - 2.5 > 0
-    assert solver.needed_diff(WHITE) == -2  # -2 + 2.5 > 0
 
 
 def test_ko_retake_is_refused_and_the_ban_lasts_one_move(search):
@@ -229,7 +240,7 @@ def test_a_cpu_limit_stops_a_long_proof():
     for move in ((2, 2), (1, 2), (2, 3), (3, 2), (1, 3), (2, 1)):
         position = position.play(from_coord(*move))
     with solver.Solver(TEST_TABLE_BITS) as fresh:
-        with pytest.raises(solver.OutOfTime):
+        with pytest.raises(endgame.OutOfTime):
             fresh.wins(position, cpu_limit=1e-6)
 
 
@@ -247,16 +258,144 @@ def test_a_closed_solver_refuses_questions_instead_of_reading_freed_memory():
     context.close()  # twice is harmless
 
 
+def exported_symbols(library_path):
+    """The names a shared library exports (nm's defined dynamic symbols)."""
+    listing = subprocess.run(["nm", "-D", "--defined-only", library_path], check=True,
+                             stdout=subprocess.PIPE, universal_newlines=True).stdout
+    return {line.split()[-1] for line in listing.splitlines() if line.strip()}
+
+
 def test_the_library_exports_its_door_and_hides_the_rest():
-    # Built with hidden symbols (the Makefile), the table's and the rules' functions inline
-    # into the search; exported, every call to them would go through the PLT.
-    library = solver._load()
-    for name in ("lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_at_least",
-                 "lg_winning_move"):
-        assert callable(getattr(library, name))
-    for name in ("search_at_least", "placements_init", "table_probe", "table_prefetch"):
-        with pytest.raises(AttributeError):
-            getattr(library, name)
+    # Built with hidden symbols (build.py), the table's and the rules' functions inline into
+    # the search; exported, every call to them would go through the PLT.
+    solver._load()
+    assert exported_symbols(solver.LIBRARY_PATH) == DOOR_FUNCTIONS | DOOR_CODES
+
+
+def header_codes():
+    """`{name: value}` of src/api.h's codes, read from its text: `#define LG_NO_WIN (-3)` is
+    `{"no_win": -3}`."""
+    with open(os.path.join(build.SOURCE_DIR, "api.h")) as handle:
+        return {name.lower(): int(value) for name, value
+                in re.findall(r"^#define LG_(\w+) \(?(-?\d+)\)?$", handle.read(), re.MULTILINE)}
+
+
+def test_the_codes_cross_the_door_from_api_h():
+    assert header_codes() == {"yes": 1, "no": 0, "aborted": -1, "illegal": -2, "no_win": -3,
+                              "not_a_move": -1}
+    _, codes = solver._load()
+    assert codes._asdict() == header_codes()
+
+
+def test_importing_the_binding_and_its_build_loads_no_library():
+    # A fresh interpreter: whether the library is mapped shows in its memory maps.
+    code = ("import littlego.solver, littlego.solver.build\n"
+            "with open('/proc/self/maps') as maps:\n"
+            "    print(littlego.solver._library, 'liblittlego_solver' in maps.read())")
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, check=True,
+                         stdout=subprocess.PIPE, universal_newlines=True)
+    assert run.stdout == "None False\n"
+
+
+def test_a_missing_library_is_one_line_saying_how_to_build_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(solver, "LIBRARY_PATH", str(tmp_path / "liblittlego_solver.so"))
+    monkeypatch.setattr(solver, "_library", None)
+    with pytest.raises(solver.Unavailable) as raised:
+        solver.Solver(TEST_TABLE_BITS)
+    assert str(raised.value) == ("the compiled solver is not built: run `make solver` "
+                                 "(or `littlego build-solver`)")
+    assert not solver.available()
+    assert solver.missing("solve")
+    assert capsys.readouterr().err == "solve: {}\n".format(raised.value)
+
+
+FAKE_COMPILER = """#!{python}
+import json, sys
+with open({log!r}, "a") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\\n")
+open(sys.argv[sys.argv.index("-o") + 1], "w").close()
+sys.exit({status})
+"""
+
+
+def fake_compiler(tmp_path, status=0):
+    """`(compiler, calls)`: an executable that writes the -o file and exits with `status`, and
+    a function that returns the argument lists it was run with so far."""
+    compiler, log = tmp_path / "fake-cc-{}".format(status), tmp_path / "calls.jsonl"
+    compiler.write_text(FAKE_COMPILER.format(python=sys.executable, log=str(log), status=status))
+    compiler.chmod(0o755)
+
+    def calls():
+        return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return str(compiler), calls
+
+
+@pytest.fixture
+def source_copy(tmp_path, monkeypatch):
+    """build.py pointed at a copy of src/, so that its files can be touched."""
+    copy = tmp_path / "src"
+    shutil.copytree(build.SOURCE_DIR, str(copy))
+    monkeypatch.setattr(build, "SOURCE_DIR", str(copy))
+    return copy
+
+
+def make_newer(path, than):
+    """Set `path`'s modification time a second after `than`'s."""
+    later = os.stat(str(than)).st_mtime_ns + SECOND_NS
+    os.utime(str(path), ns=(later, later))
+
+
+def test_build_compiles_only_when_a_source_or_header_is_newer(tmp_path, source_copy):
+    compiler, calls = fake_compiler(tmp_path)
+    library = str(tmp_path / "build" / "liblittlego_solver.so")
+    c_files = sorted(str(path) for path in source_copy.glob("*.c"))
+    expected = list(build.CFLAGS) + ["-o", "{}.{}.tmp".format(library, os.getpid())] + c_files
+    assert build.build(library, compiler) == library
+    assert calls() == [expected]
+    assert os.listdir(os.path.dirname(library)) == ["liblittlego_solver.so"]
+    assert build.build(library, compiler) == library  # up to date: nothing to do
+    assert len(calls()) == 1
+    make_newer(source_copy / "api.h", library)
+    build.build(library, compiler)
+    assert calls() == [expected] * 2
+    make_newer(source_copy / "search.c", library)
+    build.build(library, compiler)
+    assert len(calls()) == 3
+    build.build(library, compiler, force=True)
+    assert len(calls()) == 4
+
+
+def test_build_command_says_one_line_and_fails_with_status_1(tmp_path, monkeypatch, capsys):
+    compiler, calls = fake_compiler(tmp_path)
+    library = str(tmp_path / "liblittlego_solver.so")
+    monkeypatch.setattr(build, "LIBRARY_PATH", library)
+    monkeypatch.setenv("CC", compiler)
+    assert build.main([]) == 0
+    assert capsys.readouterr().out == "{}: built\n".format(library)
+    assert build.main([]) == 0
+    assert capsys.readouterr().out == "{}: up to date\n".format(library)
+    assert build.main(["--force", "--quiet"]) == 0
+    assert capsys.readouterr().out == ""
+    assert len(calls()) == 2
+    failing, _ = fake_compiler(tmp_path, status=1)
+    monkeypatch.setenv("CC", failing)
+    assert build.main(["--force"]) == 1
+    assert capsys.readouterr().err == (
+        "build-solver: {} failed with exit status 1 building {}\n".format(failing, library))
+    assert sorted(os.listdir(str(tmp_path))) == [  # the failed build's output is gone
+        "calls.jsonl", "fake-cc-0", "fake-cc-1", "liblittlego_solver.so"]
+    monkeypatch.setenv("CC", str(tmp_path / "no-such-compiler"))
+    assert build.main(["--force"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("build-solver: cannot build ") and error.count("\n") == 1
+
+
+def test_the_real_build_compiles_the_door_with_warnings_as_errors(tmp_path):
+    library = build.build(str(tmp_path / "liblittlego_solver.so"), force=True)
+    assert exported_symbols(library) == DOOR_FUNCTIONS | DOOR_CODES
+    loaded = ctypes.CDLL(library)
+    assert {name: ctypes.c_int.in_dll(loaded, "lg_" + name).value
+            for name in header_codes()} == header_codes()
 
 
 @pytest.mark.parametrize("plies_left, bits", [(1, 16), (14, 16), (15, 18), (18, 24), (19, 26),

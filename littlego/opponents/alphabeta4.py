@@ -11,6 +11,7 @@ plays the best move of the deepest finished iteration. Around the plain negamax 
 
 import time
 
+from endgame import OutOfTime
 from go_board import FULL, MAX_PLY, PASS, BIT, dilate, group_of, points_of, popcount
 
 from .common import (INFINITY, LIBERTY_WEIGHT, POINT_VALUE, WIN_VALUE, SeededPlayer,
@@ -33,10 +34,6 @@ ATARI_PRIORITY = 300
 KILLER_PRIORITY = 200
 HISTORY_CAP = KILLER_PRIORITY - 1
 KILLERS_PER_PLY = 2
-
-
-class OutOfTime(Exception):
-    """The move's CPU budget ran out in the middle of an iteration."""
 
 
 def horizon_value(position):

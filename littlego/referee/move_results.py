@@ -82,7 +82,7 @@ def solver_moves(position, cpu_limit):
     deadline = time.process_time() + cpu_limit  # the solver's limits are process CPU
     try:
         answer = solver.analyse(position, cpu_limit=cpu_limit)
-    except solver.OutOfTime:
+    except endgame.OutOfTime:
         return None
     moves = {move: {"result": result} for move, result in answer["moves"].items()
              if result in (WIN, LOSS)}
@@ -91,7 +91,7 @@ def solver_moves(position, cpu_limit):
         return moves, None
     try:
         detailed = solver.analyse(position, cpu_limit=left, margins=True)
-    except solver.OutOfTime:
+    except endgame.OutOfTime:
         return moves, None
     for move, points in detailed["move_margins"].items():
         if move in moves:

@@ -1,36 +1,37 @@
-"""The compiled exact solver: Little-Go solved by an alpha-beta search in C (solver/src).
+"""The compiled exact solver: Little-Go solved by an alpha-beta search in C (src/).
 
 Reading guide: start at `Solver` (one C search context: its transposition table survives
 between questions, so related questions get cheaper) and `analyse` (every legal move's result
-as one JSON object, what `tools/solve.py` prints). This module is the one door from Python to
-the C code: it loads `build/liblittlego_solver.so` (built by `make solver`) with ctypes and
-owns the scoring rule's komi through go_board (the C search only compares stone differences
-with a threshold). Offline only: the per-move path never imports it.
+as one JSON object, what `littlego solve` prints). This module is the one door from Python to
+the C code (src/api.c): it loads build.LIBRARY_PATH (built by build.py: `make solver`,
+`littlego build-solver`) with ctypes when first asked, never at import, and owns the scoring
+rule's komi through go_board (the C search only compares stone differences with a threshold).
+Both sides of the door use the same words (`table_bits`, `winning_move`, `symmetry_from`,
+PASS), and the door's codes (`Codes`) are read from the library, which exports src/api.h's.
+Offline only: the per-move path never imports it.
 
 Why C through ctypes: the standard library loads it, so nothing but gcc is needed to build
 and nothing at all to call it (no Cython or cffi build step, no Rust toolchain), and a plain C
 search over 25-bit boards is where the speed is.
 
 Values are final stone differences (own - opponent, stones on the board when the game ends)
-seen from the side to move; a side wins when its difference is at least `needed_diff(colour)`
-(go_board.margin: komi 2.5 to White). Results are exact: a False is a proof too.
+seen from the side to move; a side wins when its difference is at least
+`go_board.needed_diff(colour)` (komi 2.5 to White). Results are exact: a False is a proof too.
 """
 
+import collections
 import ctypes
-import glob
 import hashlib
 import os
-import subprocess
 import sys
 import time
 
 import go_board
-from endgame import PROVEN_LOSS, PROVEN_WIN
-from go_board import BLACK, NUM_POINTS
+from endgame import PROVEN_LOSS, PROVEN_WIN, OutOfTime
+from go_board import BLACK, NUM_POINTS, needed_diff
+from littlego.solver import build
+from littlego.solver.build import LIBRARY_PATH
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARY_PATH = os.path.join(HERE, "build", "liblittlego_solver.so")
-MAKE_TARGET = "solver"  # the Makefile's target that builds LIBRARY_PATH
 # Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book's jobs and
 # its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
 # 2**28.
@@ -41,39 +42,30 @@ MAX_TABLE_BITS = 34
 # a ply-7 proof, between these bounds (2**16 entries is 1 MB; 2**28 solves the empty board).
 SIZED_TABLE_BITS = (16, 28)
 SIZED_TABLE_BITS_AT_PLY_7 = 24
-# The C search's answers besides 1 (yes) and 0 (no), and its "the position itself" move.
-ABORTED = -1
-ILLEGAL = -2
-NO_WIN = -3
-NOT_A_MOVE = -1
+# The door's codes (src/api.h), each read from the int the library exports as `lg_<name>`:
+# the answers yes and no, aborted (the CPU limit passed first), illegal (a move the rules
+# refuse), no_win (no move wins), and not_a_move (the `move` for the position itself).
+Codes = collections.namedtuple("Codes", "yes no aborted illegal no_win not_a_move")
+EXPORT_PREFIX = "lg_"
+NOT_BUILT = "the compiled solver is not built: run `make solver` (or `littlego build-solver`)"
 # The extremes of a final stone difference.
 VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
 
 
 class Unavailable(Exception):
-    """The compiled library is missing (run `make solver`) or cannot be loaded."""
-
-
-class OutOfTime(Exception):
-    """The CPU limit passed before the answer was proven."""
-
-
-def needed_diff(colour):
-    """The smallest final stone difference (own - opponent) with which `colour` wins."""
-    diff = -NUM_POINTS
-    while go_board.margin(diff, colour) < 0:
-        diff += 1
-    return diff
+    """The compiled library is missing (NOT_BUILT says how to build it) or cannot be loaded."""
 
 
 _library = None
+_codes = None
 
 
 def _load():
-    global _library
+    """`(library, codes)`, loaded once; Unavailable when the library is missing or unloadable."""
+    global _library, _codes
     if _library is None:
         if not os.path.exists(LIBRARY_PATH):
-            raise Unavailable("{} is not built: run `make solver`".format(LIBRARY_PATH))
+            raise Unavailable(NOT_BUILT)
         try:
             library = ctypes.CDLL(LIBRARY_PATH)
         except OSError as error:
@@ -90,8 +82,10 @@ def _load():
         library.lg_winning_move.restype = ctypes.c_int
         library.lg_winning_move.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
             ctypes.c_int, ctypes.c_int, ctypes.c_double]
+        _codes = Codes(*(ctypes.c_int.in_dll(library, EXPORT_PREFIX + name).value
+                         for name in Codes._fields))
         _library = library
-    return _library
+    return _library, _codes
 
 
 def available():
@@ -107,19 +101,11 @@ def source_digest():
     """A fingerprint of the C sources (12 hex digits): answers found by another version of the
     search may differ (still proven), so saved results name the version that found them."""
     digest = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(HERE, "src", "*.[ch]"))):
+    for path in build.dependencies():
         digest.update(os.path.basename(path).encode())
         with open(path, "rb") as handle:
             digest.update(handle.read())
     return digest.hexdigest()[:12]
-
-
-def ensure_built():
-    """Build the library with the Makefile when it is missing: a Ray worker's copy of the
-    checkout comes without build outputs (they are git-ignored)."""
-    if not os.path.exists(LIBRARY_PATH):
-        subprocess.run(["make", "-s", "-C", os.path.dirname(HERE), MAKE_TARGET], check=True,
-                       stdout=subprocess.DEVNULL)
 
 
 def missing(command):
@@ -160,7 +146,7 @@ class Solver(object):
         self._handle = None
         if not 2 <= table_bits <= MAX_TABLE_BITS:
             raise ValueError("table_bits {} is not in 2..{}".format(table_bits, MAX_TABLE_BITS))
-        self._lib = _load()
+        self._lib, self._codes = _load()
         self._handle = self._lib.lg_new(table_bits)
         if not self._handle:
             raise MemoryError("no memory for a table of 2**{} entries".format(table_bits))
@@ -199,12 +185,12 @@ class Solver(object):
         result = self._lib.lg_at_least(
             self._live(), position.black, position.white, position.prev_black,
             position.prev_white, _search_ply(position),
-            NOT_A_MOVE if move is None else move, threshold, cpu_limit or 0.0)
-        if result == ABORTED:
+            self._codes.not_a_move if move is None else move, threshold, cpu_limit or 0.0)
+        if result == self._codes.aborted:
             raise OutOfTime()
-        if result == ILLEGAL:
+        if result == self._codes.illegal:
             raise ValueError("{} is not a legal move here".format(go_board.move_to_text(move)))
-        return bool(result)
+        return result == self._codes.yes
 
     def winning_move(self, position, cpu_limit=None):
         """A move that wins for the side to move (the one the proof found), or None when the
@@ -214,9 +200,9 @@ class Solver(object):
             self._live(), position.black, position.white, position.prev_black,
             position.prev_white, _search_ply(position), needed_diff(position.to_move),
             cpu_limit or 0.0)
-        if result == ABORTED:
+        if result == self._codes.aborted:
             raise OutOfTime()
-        return None if result == NO_WIN else result
+        return None if result == self._codes.no_win else result
 
     def wins(self, position, move=None, cpu_limit=None):
         """Whether the side to move wins `position` (after `move`, when given) under perfect

@@ -1,6 +1,6 @@
 """Build opening_book.txt: the winning side's whole strategy, proven by the compiled solver.
 
-Usage: python3 tools/build_book.py [--jobs 2] [--ray ADDRESS] [--table-bits 26]
+Usage: littlego book [--jobs 2] [--ray ADDRESS] [--table-bits 26]
            [--cache runs/book-jobs] [--fresh] [--out opening_book.txt]
 
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
@@ -141,7 +141,7 @@ def main(argv=None):
     cpu = sum(results[job][1]["cpu"] for job in all_jobs)
     opening_book.write(args.out, book, {
         "answered_plies": ANSWERED_PLIES,
-        "built_with": {"by": "tools/build_book.py", "table_bits": args.table_bits,
+        "built_with": {"by": "littlego/solver/build_book.py", "table_bits": args.table_bits,
                        "strategies": {plan.name: plan.last_ply
                                       for plan in strategy.STRATEGIES}}},
         provenance={"first_move": FIRST_MOVE_SOURCE, "cpu_seconds": round(cpu, 1),

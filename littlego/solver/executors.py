@@ -17,7 +17,7 @@ from littlego.paths import REPO_ROOT
 class RayExecutor(object):
     """The executor interface over a Ray cluster: `submit` returns a concurrent Future. The
     checkout travels to the workers without its build outputs; each builds the solver once
-    (solver.ensure_built: gcc and make on every node)."""
+    (littlego.solver.build: a C compiler on every node)."""
 
     def __init__(self, address):
         import ray  # optional: `make install-cluster`

@@ -17,6 +17,7 @@ import json
 import sys
 
 import course_io
+import endgame
 import go_board
 import step_storage
 from littlego import solver
@@ -62,7 +63,7 @@ def main(argv=None):
     except (ValueError, solver.Unavailable, MemoryError) as error:
         sys.stderr.write("solve: {}\n".format(error))
         return 2
-    except solver.OutOfTime:
+    except endgame.OutOfTime:
         sys.stderr.write("solve: not proven within {} CPU seconds\n".format(args.cpu))
         return 2
     print(json.dumps(report, sort_keys=True))

@@ -4,11 +4,11 @@ Start at `STRATEGIES` (what the book holds: each a winning side, a start and the
 answers) and `walk` (one part of one strategy: every position the losing side can reach from a
 start while the winning side follows its answers, each answered with a proven winning move);
 `check` verifies a written book against a strategy the same way.
-`jobs` cuts the strategies into independent parts, one per start line, so that they run on
-local processes or a Ray cluster (solver/jobs.py) and give the same answers whatever runs them.
-A strategy `after_mistakes` starts where its winner is lost: its jobs are every move of the
-winner and every reply of the loser after it, and those whose reply was a mistake (the winner
-wins after it) are walked; the others are proven losses and answered by nobody.
+`jobs` cuts the strategies into independent parts, one per start line, so that they run on local
+processes or a Ray cluster (littlego/solver/executors.py) and give the same answers whatever runs
+them. A strategy `after_mistakes` starts where its winner is lost: its jobs are every move of the
+winner and every reply of the loser after it, and those whose reply was a mistake (the winner wins
+after it) are walked; the others are proven losses and answered by nobody.
 
 The answer at a position is the winning move the proof found (`Solver.winning_move`: the move
 the table remembers, found in the search's order: captures, killer, history). It is chosen
@@ -31,6 +31,7 @@ import time
 import go_board
 import opening_book
 from littlego import solver
+from littlego.solver import build
 from go_board import BLACK, WHITE, Position, from_coord
 
 CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
@@ -38,10 +39,10 @@ CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
 # the last ply at which the book answers for it (the in-game exact search starts after it).
 Strategy = collections.namedtuple("Strategy", "name winner start last_ply after_mistakes")
 # Black after its centre (rules.md: the winning first move), through ply 11: at ply 11 (14
-# plies left) the in-game exact search on the grader's Python 3.7 missed its share of the move
-# on a fifth of the book's positions (tools/handover.py, docs/strength.md), at ply 13 it does
-# not. White after each of Black's other first moves, one per symmetry class (all proven
-# losses for Black), through ply 10 (the exact search takes ply 12, 13 plies left).
+# plies left) the in-game exact search on the grader's Python 3.7 missed its share of the move on a
+# fifth of the book's positions (littlego/bench/handover.py, docs/strength.md), at ply 13 it does
+# not. White after each of Black's other first moves, one per symmetry class (all proven losses for
+# Black), through ply 10 (the exact search takes ply 12, 13 plies left).
 LOSING_FIRST_MOVES = ("0,0", "0,1", "0,2", "1,1", "1,2")
 # After the centre White is lost; where Black's own third move throws the win away, White's
 # answers through ply 10 as after the losing first moves. The 86 lines' proofs at ply 4 take
@@ -198,7 +199,7 @@ def check_job(job, book_path, table_bits, from_ply=1):
     """The full check of one job's part of its strategy (what a worker process or a Ray task
     runs), as `check_on_fresh_solver`. Jobs cover their strategy between them (positions that
     transpose across jobs are checked in each)."""
-    solver.ensure_built()
+    build.build()  # a Ray worker's copy of the checkout comes without the library
     return check_on_fresh_solver(opening_book.read(book_path), job.strategy, table_bits,
                                  from_ply=from_ply, begins=[position_after(job.line)])
 
@@ -206,7 +207,7 @@ def check_job(job, book_path, table_bits, from_ply=1):
 def run_job(job, table_bits):
     """One job on a fresh solver (what a worker process or a Ray task runs). After mistakes, a
     job whose loser's reply was no mistake gives no answers (its stats say "lost": true)."""
-    solver.ensure_built()
+    build.build()  # a Ray worker's copy of the checkout comes without the library
     with solver.Solver(table_bits) as search:
         started = time.process_time()
         if job.strategy.after_mistakes and not search.wins(position_after(job.line)):

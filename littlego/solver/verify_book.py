@@ -1,6 +1,6 @@
 """Check the book against the winning side's strategies with the compiled solver.
 
-Usage: python3 tools/verify_book.py [--book opening_book.txt] [--lines N --seed S]
+Usage: littlego verify-book [--book opening_book.txt] [--lines N --seed S]
            [--from-ply P] [--table-bits B] [--jobs 2] [--ray ADDRESS]
 
 For each strategy of solver/strategy.py, every position the losing side can reach while the

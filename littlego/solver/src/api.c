@@ -1,31 +1,32 @@
-/* api.c: the one door from Python (solver/__init__.py loads it with ctypes).
+/* api.c: the one door from Python (littlego/solver/__init__.py loads it with ctypes).
  *
  * A position arrives as go_board holds it: black and white stones, the previous board (simple
  * ko compares against it; equal boards mean a pass now ends the game) and the ply about to be
- * played. `move` is -1 for the position itself or a move (0..24, 25 = PASS) to judge the
+ * played. `move` is LG_NOT_A_MOVE for the position itself or a move (0..24, PASS) to judge the
  * position after it; a threshold is on the final stone difference (own - opponent) of the side
  * to move in the position given, so the binding, which owns the komi, asks "win" as one
- * threshold. Results: 1 yes, 0 no, LG_ABORTED (the CPU limit passed), LG_ILLEGAL; and
- * lg_winning_move's move, or LG_NO_WIN.
+ * threshold. The answers are api.h's codes, which the library exports as data (`lg_yes`, ...)
+ * for the binding to read; the names on both sides of the door are the same words.
  */
 #include <time.h>
 #include <stdlib.h>
 
+#include "api.h"
 #include "search.h"
 
-#define LG_ABORTED SEARCH_ABORTED
-#define LG_ILLEGAL (-2)
-#define LG_NO_WIN (-3)
-#define LG_NOT_ROOT_MOVE (-1)
-/* The library is built with hidden symbols (the Makefile): only these functions are the door. */
-#define LG_EXPORT __attribute__((visibility("default")))
+LG_EXPORT const int lg_yes = LG_YES;
+LG_EXPORT const int lg_no = LG_NO;
+LG_EXPORT const int lg_aborted = LG_ABORTED;
+LG_EXPORT const int lg_illegal = LG_ILLEGAL;
+LG_EXPORT const int lg_no_win = LG_NO_WIN;
+LG_EXPORT const int lg_not_a_move = LG_NOT_A_MOVE;
 
 typedef search_t lg_solver;
 
-LG_EXPORT lg_solver *lg_new(int log2_entries)
+LG_EXPORT lg_solver *lg_new(int table_bits)
 {
     lg_solver *s = malloc(sizeof *s);
-    if (s && search_init(s, log2_entries)) {
+    if (s && search_init(s, table_bits)) {
         free(s);
         s = NULL;
     }
@@ -42,9 +43,16 @@ LG_EXPORT void lg_free(lg_solver *s)
 
 LG_EXPORT unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
 
-LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int plies_left)
+/* Nodes with at least `symmetry_from` plies left are stored under their smallest image. */
+LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int symmetry_from)
 {
-    s->use_symmetry_from = plies_left;
+    s->symmetry_from = symmetry_from;
+}
+
+/* The door's answer for a search's result (1, 0 or SEARCH_ABORTED). */
+static int answer(int found)
+{
+    return found == SEARCH_ABORTED ? LG_ABORTED : found ? LG_YES : LG_NO;
 }
 
 /* The node of a position (stones, previous board, ply). */
@@ -72,18 +80,21 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
     return n;
 }
 
+/* LG_YES when the side to move (after `move`, unless LG_NOT_A_MOVE) can end the game
+ * `threshold` or more stones ahead, LG_NO when not; LG_ILLEGAL for a move the rules refuse,
+ * LG_ABORTED when `cpu_limit` passed first. */
 LG_EXPORT int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
                           unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
 {
     s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
     node_t root = root_node(black, white, prev_black, prev_white, ply);
-    if (move == LG_NOT_ROOT_MOVE)
-        return search_at_least(s, &root, threshold);
+    if (move == LG_NOT_A_MOVE)
+        return answer(search_at_least(s, &root, threshold));
     node_t child;
-    if (root.plies_left == 0 || move < 0 || move > PASS_MOVE || !search_child(&root, move, &child))
+    if (root.plies_left == 0 || move < 0 || move > PASS || !search_child(&root, move, &child))
         return LG_ILLEGAL;
-    int result = search_at_least(s, &child, 1 - threshold);
-    return result == LG_ABORTED ? LG_ABORTED : !result;
+    int found = search_at_least(s, &child, 1 - threshold);
+    return found == SEARCH_ABORTED ? LG_ABORTED : answer(!found);
 }
 
 /* A move after which the side to move reaches `threshold` (the one the search proved it with:
@@ -96,23 +107,23 @@ LG_EXPORT int lg_winning_move(lg_solver *s, unsigned black, unsigned white,
     node_t root = root_node(black, white, prev_black, prev_white, ply);
     if (root.plies_left == 0)
         return LG_NO_WIN;
-    int result = search_at_least(s, &root, threshold);
-    if (result != 1)
-        return result == LG_ABORTED ? LG_ABORTED : LG_NO_WIN;
+    int found = search_at_least(s, &root, threshold);
+    if (found != 1)
+        return found == SEARCH_ABORTED ? LG_ABORTED : LG_NO_WIN;
     /* The table's move as it is: the walk asks every node at its side's win threshold, so the
      * move stored there proved that threshold (the book's answers are proven again by its
      * check), and asking again would change the table the next answers are found with. */
-    int move = search_proving_move(s, &root, threshold);
+    int move = search_winning_move(s, &root, threshold);
     if (move != NO_MOVE)
         return move;
     node_t child;
-    for (move = 0; move <= PASS_MOVE; move++) {
+    for (move = 0; move <= PASS; move++) {
         if (!search_child(&root, move, &child))
             continue;
-        result = search_at_least(s, &child, 1 - threshold);
-        if (result == LG_ABORTED)
+        found = search_at_least(s, &child, 1 - threshold);
+        if (found == SEARCH_ABORTED)
             return LG_ABORTED;
-        if (!result)
+        if (!found)
             return move;
     }
     return LG_NO_WIN; /* unreachable: the node was proven */

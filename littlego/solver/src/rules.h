@@ -2,7 +2,7 @@
  *
  * Reading guide: start at `placement`, the one function that decides legality and captures
  * (for every point of a board, from one pass over its chains by `placements_init`; `place_stone`
- * asks it for one point), then `ko_ban_after`. The rules are ../../../shared/rules.md;
+ * asks it for one point), then `ko_ban_after`. The rules are docs/rules.md;
  * go_board.py is the Python twin these are tested against through the binding
  * (tests/test_solver.py).
  *
