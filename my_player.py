@@ -9,7 +9,7 @@ Reading guide: `main` is the whole program, in the order it runs:
 `my_player.py --gtp` runs the GTP engine (`engine.py`) instead: the same agent, one
 process for the whole game. The agent itself, its settings and its budgets are in agent.py.
 Standard library only, Python 3.7: the grader runs this file (bundled, see
-tools/make_submission.py) once per move.
+littlego/grader/bundle.py) once per move.
 """
 
 import os

@@ -31,7 +31,7 @@ COMMANDS = collections.OrderedDict([
                        "littlego serve --opponent random --colour 2", mode="serve")),
     ("judge", _command("littlego.referee.cli",
                        "judge one ply in this directory, as the course's host.py",
-                       "littlego judge -m 3 -v True", mode="")),
+                       "littlego judge -m 3 -v True", mode="judge")),
     ("gtp", _command("littlego.gtp.engine", "the agent as a GTP engine on stdin/stdout",
                      "littlego gtp")),
     ("opponent", _command("littlego.opponents.run",
@@ -110,13 +110,13 @@ def run(name, argv):
     command = COMMANDS[name]
     module = importlib.import_module(command.module)
     # argparse names the program after sys.argv[0]: "littlego NAME", or for the referee's
-    # modes "littlego", which adds the mode word itself.
+    # modes "littlego", to which it adds the mode's word itself.
+    program = sys.argv[0]
     sys.argv[0] = PROG if command.mode is not None else "{} {}".format(PROG, name)
-    if command.mode:
-        argv = [command.mode] + argv
     try:
-        return module.main(argv)
+        return module.main([command.mode] + argv if command.mode else argv)
     finally:
+        sys.argv[0] = program
         if any(flag in argv for flag in HELP_FLAGS):
             print("\nexample:\n  {}".format(command.example))
 

@@ -1,4 +1,4 @@
-"""tools/blunders.py: the first move that threw away a proven win, on seeded random games."""
+"""littlego/bench/blunders.py: the first move that threw away a proven win, on seeded random games."""
 
 import go_board
 from littlego.opponents.simple import RandomPlayer

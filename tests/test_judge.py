@@ -1,7 +1,7 @@
 """host.py judge mode as the course's driver runs it: exit codes and exact input.txt bytes.
 
 Every case runs the real `python3 host.py -m N -v V` in a temporary game directory. Also here:
-tools/course_driver.sh playing a whole random game through our host.py, checked against the
+littlego/grader/course_driver.sh playing a whole random game through our host.py, checked against the
 same game replayed in-process.
 """
 
@@ -212,13 +212,14 @@ def test_long_option_names_and_default_move_number(tmp_path):
 def test_judge_mode_needs_only_the_standard_library(tmp_path):
     (tmp_path / "input.txt").write_text(OPENING)
     (tmp_path / "output.txt").write_text("2,2")
-    blocked = "psutil numpy go_board opponents mcts step_storage".split()
+    blocked = ("psutil numpy go_board agent endgame mcts step_storage littlego.opponents "
+               "littlego.solver littlego.gtp").split()
     script = ("import sys, runpy\n"
-              "sys.path.insert(0, {!r})\n"
               "sys.modules.update(dict.fromkeys({!r}))\n"
               "sys.argv = [{!r}, '-m', '1', '-v', 'True']\n"
-              "runpy.run_path({!r}, run_name='__main__')\n").format(REPO_ROOT, blocked, HOST, HOST)
+              "runpy.run_path({!r}, run_name='__main__')\n").format(blocked, HOST, HOST)
     done = subprocess.run([sys.executable, "-c", script], cwd=str(tmp_path),
+                          env=dict(os.environ, PYTHONPATH=REPO_ROOT),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "input.txt").read_text() == input_text(2, EMPTY, CENTRE)

@@ -1,4 +1,4 @@
-"""The ladder's rungs (tools/ladder.py): names and game counts, each rung's player spec, and the
+"""The ladder's rungs (littlego/bench/ladder.py): names and game counts, each rung's player spec, and the
 previous release built from git."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""tools/ringmaster.py: our GTP engine under gomill's ringmaster against GNU Go, and the checks
+"""littlego/gtp/ringmaster.py: our GTP engine under gomill's ringmaster against GNU Go, and the checks
 of what ringmaster recorded. `make test` installs gomill (Python 2.7) and GNU Go first."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""solver/strategy.py and tools/build_book.py on small strategies near the end of a game, where
+"""solver/strategy.py and littlego/solver/build_book.py on small strategies near the end of a game, where
 the Python solver (endgame.ExactSolver) can check every answer independently.
 
 A strategy there starts from a seeded game's position a few plies from the end and answers up to

@@ -1,8 +1,8 @@
-"""The tournament bundle (tools/bundle.py): one file the course grader runs as it is.
+"""The tournament bundle (littlego/grader/bundle.py): one file the course grader runs as it is.
 
 The bundle is built into a temporary directory and run as the grader runs it: `python3
 my_player3.py`, plainly, in a directory holding only the bundle and its helper file, in the
-grader's environment of tools/environment.py (`python3` is Python 3.7 when this machine has it,
+grader's environment of littlego/grader/environment.py (`python3` is Python 3.7 when this machine has it,
 numpy and psutil cannot be imported, no LITTLEGO_* settings). The bundle must answer fixed
 positions exactly as the package does, and win course-driver games against the random player
 with every move's CPU, the whole process tree's, measured from outside by
@@ -95,9 +95,9 @@ def test_the_submission_stays_within_the_graders_size_limit(bundle_dir, tmp_path
 
 def test_bundle_embeds_every_module_the_agent_loads():
     modules, _ = bundle.discover(REPO_ROOT)
-    probe = ("import json, sys; sys.path.insert(0, {!r}); import my_player; print(json.dumps("
-             "{{name: getattr(module, '__file__', None) for name, module in sys.modules.items()}}))")
-    done = subprocess.run([sys.executable, "-c", probe.format(REPO_ROOT)], stdout=subprocess.PIPE,
+    probe = ("import json, sys; import my_player; print(json.dumps("
+             "{name: getattr(module, '__file__', None) for name, module in sys.modules.items()}))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO_ROOT, stdout=subprocess.PIPE,
                           universal_newlines=True, check=True, timeout=60)
     # Repository modules only: a virtualenv inside the repository holds modules too.
     loaded = set(name for name, path in json.loads(done.stdout).items()

@@ -1,6 +1,6 @@
 """Where games were lost: the first move of a player that turned a proven win into a proven loss.
 
-Usage: python3 tools/blunders.py GAMES.jsonl [...] [--player SUBSTRING] [--plies-left 12]
+Usage: littlego blunders GAMES.jsonl [...] [--player SUBSTRING] [--plies-left 12]
                                  [--cpu 20] [--json OUT]
 
 Start at `first_blunder`. Each recorded game (a `host.py match` games.jsonl line) is replayed;

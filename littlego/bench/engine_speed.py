@@ -1,6 +1,6 @@
 """Engine speed: uniform random playouts (to ply 24) per CPU second on one core.
 
-Usage: python3 tools/bench_engine.py [--seconds 3] [--repeats 5]
+Usage: littlego bench-engine [--seconds 3] [--repeats 5]
 Prints the median of the repeats (`make bench` puts the same figure in docs/benchmarks.md).
 """
 

@@ -1,6 +1,6 @@
 """The hand-over from the book to the in-game exact search, measured on the grader's Python.
 
-Usage: python3 tools/handover.py [--lines 40] [--seed 1] [--python PATH]
+Usage: littlego handover [--lines 40] [--seed 1] [--python PATH]
 
 For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
 the winner follows the book past its last ply, to the winner's first move without a book

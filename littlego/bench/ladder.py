@@ -1,6 +1,6 @@
 """The strength ladder: the agent against every yardstick opponent, tables per colour.
 
-Usage: python3 tools/ladder.py [--games 100] [--scale 1] [--move-cpu 8.5] [--game-cpu 55]
+Usage: littlego ladder [--games 100] [--scale 1] [--move-cpu 8.5] [--game-cpu 55]
                                [--parallel 1] [--seed 2] [--opponents random,previous:20,...]
                                [--agent-colour 1|2] [--out runs/ladder]
 
@@ -25,7 +25,7 @@ The rungs (`RUNGS`):
 Held out: nothing the agent plays was learned from or tuned on games against any of these
 (docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
 the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
-`tools/bench.py --ladder OUT` copies both into docs/benchmarks.md.
+`littlego/bench/report.py --ladder OUT` copies both into docs/benchmarks.md.
 """
 
 import argparse
@@ -119,7 +119,8 @@ def parse_rungs(text, default_games, scale):
     return rungs
 
 
-# ---- reading a ladder's results (also used by tools/bench.py) ----------------------------
+# ---- reading a ladder's results (also used by littlego/bench/report.py)
+# ----------------------------
 
 def rung_games(ladder):
     """(rung, records, the agent's name) per rung of a ladder output directory, in RUNGS order.

@@ -1,18 +1,18 @@
 """What solved leaves cost: one capped leaf proof, and a search's simulations per second with them.
 
-Usage: python3 tools/leaf_solve_cost.py [--plies-left 4 5 ... 10] [--caps 300 1000 3000]
+Usage: littlego leaf-solve-cost [--plies-left 4 5 ... 10] [--caps 300 1000 3000]
                                          [--search-plies-left 14 16] [--leaf-plies 0 6 8]
 Prints one JSON line per row, as it finishes (all CPU in seconds of this process):
 - {"row": "solve", "python", "plies_left", "cap", "positions", "median", "p99", "mean",
   "proven"}: `mcts.go_game.LeafSolver` (a fresh one, no earlier proofs) on positions from
-  recorded games (tools/solver_reach.py's sample) `plies_left` plies from the end;
+  recorded games (littlego/bench/solver_reach.py's sample) `plies_left` plies from the end;
 - {"row": "playout", "python", "plies_left", "mean"}: one uniform playout from the same positions,
   the unit a leaf proof is worth paying in;
 - {"row": "search", "python", "leaf_plies", "cap", "positions", "simulations", "cpu", "rate",
-  "proven_children", "leaf_proofs"}: searches of `--search-cpu` each from positions `--search-plies-left` from
-  the end, the same seeds and positions for every `leaf_plies` (0: no leaf solver), run
-  interleaved so that every setting sees the same machine.
-Python 3.7 and the standard library, like the agent: run it in the grader's interpreter too.
+"proven_children", "leaf_proofs"}: searches of `--search-cpu` each from positions
+`--search-plies-left` from the end, the same seeds and positions for every `leaf_plies` (0: no leaf
+solver), run interleaved so that every setting sees the same machine. Python 3.7 and the standard
+library, like the agent: run it in the grader's interpreter too.
 """
 
 import argparse

@@ -1,19 +1,19 @@
 """The benchmark set: re-creates docs/benchmarks.md with the figures and the commands.
 
-Usage: python3 tools/bench.py [--quick] [--book-only] [--reach-positions 30] [--driver-run DIR] [--ladder DIR ...]
+Usage: littlego bench [--quick] [--book-only] [--reach-positions 30] [--driver-run DIR] [--ladder DIR ...]
                               [--time-use DIR ...] [--soak DIR]
 
 Sections: the targets of the strength issue, each marked met or missed (by how much);
 engine playouts per second (one core); search simulations per CPU second with 1 and 2
 workers and the wall time of a move at a fixed CPU budget; the exact search's reach (CPU of the
-win/loss proof on positions from recorded games, by plies left, in this Python and in the
-grader's Python 3.7, see tools/solver_reach.py); the opening book's size and the CPU of a whole
+win/loss proof on positions from recorded games, by plies left, in this Python and in the grader's
+Python 3.7, see littlego/bench/solver_reach.py); the opening book's size and the CPU of a whole
 call that plays a book move on Python 3.7, with the committed book and a synthetic one of 800,000
 records (`--book-only` prints that section alone); and, when given, the time use of a
-`tools/driver_match.py` run, the agent's time use over the games of a default-budget ladder,
-and the ladders written by `tools/ladder.py` (a compact win-rate table per ladder, then each
-rung's full summary). Every speed figure is a median of repeats
-measured side by side in this one run.
+`littlego/grader/driver_match.py` run, the agent's time use over the games of a default-budget
+ladder, and the ladders written by `littlego/bench/ladder.py` (a compact win-rate table per ladder,
+then each rung's full summary). Every speed figure is a median of repeats measured side by side in
+this one run.
 """
 
 import argparse
@@ -153,7 +153,7 @@ def search_section(repeats, move_cpu):
 
 
 def reach_rows(positions, cap):
-    """tools/solver_reach.py's rows: in this interpreter, then in the grader's as a subprocess."""
+    """littlego/bench/solver_reach.py's rows: in this interpreter, then in the grader's as a subprocess."""
     rows = [solver_reach.measure_row(plies_left, positions, cap)
             for plies_left in solver_reach.PLIES_LEFT]
     python37 = grader_python()
@@ -180,10 +180,10 @@ def reach_section(rows, cap):
 
 
 # What a book move costs: the whole per-move call, interpreter start-up and exit included, of
-# the bundle (tools/bundle.py) under the grader's Python 3.7, as White answering Black's
-# losing corner opening, CPU from the rusage of the reaped child. With the committed book, and with a synthetic
-# book of BOOK_BENCH_RECORDS random records around the same answer (generated, never kept): the
-# size the proven strategy will reach.
+# the bundle (littlego/grader/bundle.py) under the grader's Python 3.7, as White answering Black's
+# losing corner opening, CPU from the rusage of the reaped child. With the committed book, and with
+# a synthetic book of BOOK_BENCH_RECORDS random records around the same answer (generated, never
+# kept): the size the proven strategy will reach.
 BOOK_BENCH_LINE = ["0,0"]
 BOOK_BENCH_RECORDS = 800000
 BOOK_BENCH_SEED = 1
@@ -202,7 +202,7 @@ def synthetic_book(path, records, position, move):
     committed = opening_book.read()
     opening_book.write(path, answers, {
         "answered_plies": {colour: committed.answered_plies(colour) for colour in opening_book.COLOURS},
-        "built_with": {"by": "tools/bench.py", "records": "random", "seed": BOOK_BENCH_SEED}})
+        "built_with": {"by": "littlego/bench/report.py", "records": "random", "seed": BOOK_BENCH_SEED}})
 
 
 def book_move_cpu(python, bundle_dir, position, repeats):
@@ -357,13 +357,13 @@ def main(argv=None):
     parser.add_argument("--reach-positions", type=int, default=solver_reach.POSITIONS,
                         help="recorded positions per row of the reach table (default %(default)s; "
                         "rows far from the end can take up to the cap each)")
-    parser.add_argument("--driver-run", help="a tools/driver_match.py output directory")
+    parser.add_argument("--driver-run", help="a littlego/grader/driver_match.py output directory")
     parser.add_argument("--ladder", action="append", default=[],
-                        help="a tools/ladder.py output directory (repeatable)")
+                        help="a littlego/bench/ladder.py output directory (repeatable)")
     parser.add_argument("--time-use", action="append", default=[],
-                        help="a tools/ladder.py output directory at the default budget: the agent's "
+                        help="a littlego/bench/ladder.py output directory at the default budget: the agent's "
                         "CPU and wall per move and CPU per game over its games (repeatable)")
-    parser.add_argument("--soak", help="a tools/soak.py output directory (summary.json)")
+    parser.add_argument("--soak", help="a littlego/grader/soak.py output directory (summary.json)")
     parser.add_argument("--out", default=DOC)
     parser.add_argument("--book-only", action="store_true",
                         help="print the opening book's section only, write nothing")
@@ -377,7 +377,7 @@ def main(argv=None):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT,
                             stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
     lines = ["# Benchmarks", "",
-             "Made by `make bench` (`python3 tools/bench.py{}`) on {} at commit {}, Python {}, {} "
+             "Made by `make bench` (`littlego bench{}`) on {} at commit {}, Python {}, {} "
              "cores. Medians of repeats measured side by side in this run.".format(
                  "".join(" " + arg for arg in sys.argv[1:]), datetime.date.today(), commit,
                  platform.python_version(), os.cpu_count()), ""]
@@ -393,9 +393,9 @@ def main(argv=None):
                      reach_rows(reach_positions, reach_cap), reach_cap)),
                 (BOOK_TITLE.format(repeats), lambda: book_section(repeats)),
                 ("The compiled solver against the Python solver, side by side on the same "
-                 "positions (tools/solver_speed.py)",
+                 "positions (littlego/bench/solver_speed.py)",
                  lambda: solver_speed.table(solver_speed.figures())),
-                ("The book's build: the jobs of tools/build_book.py (its provenance)",
+                ("The book's build: the jobs of littlego/solver/build_book.py (its provenance)",
                  lambda: book_build_section(opening_book.provenance_path(opening_book.BOOK_PATH)))]
     if os.path.exists(SOLVE_ALL_RESULT):
         sections.append(("Little-Go solved from the empty board (`make solve-all`)",

@@ -1,6 +1,6 @@
 """Sanity check of the reference opponents' ladder: seeded in-process games, win rates printed.
 
-    python3 tools/opponent_roundrobin.py [--games N] [--seed S] [--pairs ladder|all]
+    littlego roundrobin [--games N] [--seed S] [--pairs ladder|all]
                                          [--ab4-time SECONDS] [NAME ...]
 
 Each pair plays N games, colours alternating, every player seeded from S and the game number.

@@ -1,10 +1,10 @@
 """Reach of the exact search: CPU of the win/loss proof on positions from recorded games.
 
-Usage: python3 tools/solver_reach.py [--plies-left 10 12 ...] [--positions 30] [--cap 30]
+Usage: littlego solver-reach [--plies-left 10 12 ...] [--positions 30] [--cap 30]
 Prints one JSON line per row, as it finishes: {"python": version, "plies_left", "seconds" (per
-position, capped ones at the cap), "over_cap", "nodes", "positions"}. `tools/bench.py` runs it in
-this interpreter and, as a subprocess, in the grader's Python 3.7 (found through pyenv), so this file
-sticks to Python 3.7 and the standard library.
+position, capped ones at the cap), "over_cap", "nodes", "positions"}. `littlego/bench/report.py`
+runs it in this interpreter and, as a subprocess, in the grader's Python 3.7 (found through pyenv),
+so this file sticks to Python 3.7 and the standard library.
 
 The positions: every game of recorded_games/*.jsonl (the agent's recorded games) long enough to
 reach the ply, played to `plies_left` plies from the end; distinct positions, a seeded sample.

@@ -1,7 +1,7 @@
 """The compiled solver against the Python one, side by side on the same positions, and the
 compiled solver's time to prove ply-7 positions of the book's lines.
 
-Usage: python3 tools/bench_solver.py [--positions 6] [--ply7 10] [--repeats 3] [--seed 1]
+Usage: littlego bench-solver [--positions 6] [--ply7 10] [--repeats 3] [--seed 1]
                                       [--rate-runs 5] [--json]
 
 1. Nodes per second and time to prove: positions PLIES_LEFT plies from the end of seeded games

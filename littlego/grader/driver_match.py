@@ -1,16 +1,16 @@
 """Games under the course's driver loop, with every move of the agent metered from outside.
 
-Usage: python3 tools/driver_match.py [--games 100] [--agent CMD] [--opponent CMD]
+Usage: littlego driver-match [--games 100] [--agent CMD] [--opponent CMD]
                                      [--host HOST_PY] [--out DIR]
 
-Each game runs `tools/course_driver.sh` in a fresh directory (the agent is Black in odd games),
-so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's. The
-agent runs inside `tools/cpu_meter.py`, which records the CPU of its whole process tree
-(forked workers included) and its wall time. The agent's decision records (JSON lines on stderr,
-read with `agent.read_decisions`) give the source of each move, simulations and workers.
-Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour,
-CPU and wall per move (mean, 99th percentile, max), CPU per game, and simulations per searched
-move. A lost game's directory is kept under DIR for inspection.
+Each game runs `littlego/grader/course_driver.sh` in a fresh directory (the agent is Black in odd
+games), so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's.
+The agent runs inside `littlego/grader/cpu_meter.py`, which records the CPU of its whole process
+tree (forked workers included) and its wall time. The agent's decision records (JSON lines on
+stderr, read with `agent.read_decisions`) give the source of each move, simulations and workers.
+Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour, CPU and wall per move (mean, 99th
+percentile, max), CPU per game, and simulations per searched move. A lost game's directory is kept
+under DIR for inspection.
 """
 
 import argparse

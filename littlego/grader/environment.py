@@ -1,19 +1,19 @@
-"""The course grader, simulated: how tests/test_submission.py and tools/check_submission.sh run
-the bundle as the grader runs it, written once.
+"""The course grader, simulated: how tests/test_submission.py and
+littlego/grader/check_submission.sh run the bundle as the grader runs it, written once.
 
-Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python
-3.7 (tools/grader_python.py; a link first on PATH, so the course driver and host.py run on it
-too; this Python, with a warning, on a machine without one), numpy and psutil cannot be
-imported (a directory first on PYTHONPATH holds modules of those names that raise
-ImportError), and the agent gets none of its settings (agent.SETTINGS_PREFIX), so no seed
-either. Then `wellformed_output` and `check_moves`: the checks on the moves tools/cpu_meter.py
-records (an output the referee accepts, on the board; CPU within the grader's limit).
+Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python 3.7
+(littlego/grader/interpreters.py; a link first on PATH, so the course driver and host.py run on it
+too; this Python, with a warning, on a machine without one), numpy and psutil cannot be imported (a
+directory first on PYTHONPATH holds modules of those names that raise ImportError), and the agent
+gets none of its settings (agent.SETTINGS_PREFIX), so no seed either. Then `wellformed_output` and
+`check_moves`: the checks on the moves littlego/grader/cpu_meter.py records (an output the referee
+accepts, on the board; CPU within the grader's limit).
 
 For the shell check:
-    python3 tools/grader_sim.py env ROOT [--python PATH]   set ROOT up; print the environment's
-                                                           changes as `export`/`unset` lines
-    python3 tools/grader_sim.py moves LOG                  summarise LOG's metered moves; exit 1
-                                                           on a bad output or a move over the limit
+    littlego grader-env env ROOT [--python PATH]   set ROOT up; print the environment's
+                                                   changes as `export`/`unset` lines
+    littlego grader-env moves LOG                  summarise LOG's metered moves; exit 1
+                                                   on a bad output or a move over the limit
 """
 
 import argparse
@@ -107,7 +107,7 @@ def main(argv=None):
     commands.required = True
     env = commands.add_parser("env", help="set up ROOT; print the environment's changes")
     env.add_argument("root")
-    env.add_argument("--python", help="the interpreter (default: tools/grader_python.py's)")
+    env.add_argument("--python", help="the interpreter (default: `littlego grader-python`'s)")
     env.set_defaults(run=_print_env)
     moves = commands.add_parser("moves", help="summarise and check a cpu_meter log")
     moves.add_argument("log")

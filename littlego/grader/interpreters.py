@@ -1,11 +1,12 @@
-"""The grader's interpreter: the real Python 3.7 executable on this machine, one home for finding it
-(and any other pyenv Python a tool needs: 2.7 for gomill's ringmaster, see tools/ringmaster.py).
+"""The grader's interpreter: the real Python 3.7 executable on this machine, one home for finding
+it (and any other pyenv Python a tool needs: 2.7 for gomill's ringmaster, see
+littlego/gtp/ringmaster.py).
 
 Start at `grader_python` (or `find_python`). The course grader runs Python 3.7 ("the highest
 version offered is Python 3.7.5", docs/rules.md); tools and tests that must run the agent as
 the grader does find it here: pyenv's newest 3.7 (`pyenv versions --bare`, `pyenv prefix`), else
 `python3.7` on PATH, resolved to the real executable (a version manager's shim would add its own
-CPU to every metered move). `python3 tools/grader_python.py [--version X.Y]` prints its path, or
+CPU to every metered move). `littlego grader-python [--version X.Y]` prints its path, or
 exits 1 when there is none.
 """
 

@@ -1,11 +1,11 @@
 """The soak: thousands of agent moves under the course's driver loop, every move metered twice.
 
-Usage: python3 tools/soak.py [--moves 2000] [--opponents random,alphabeta4,self]
+Usage: littlego soak [--moves 2000] [--opponents random,alphabeta4,self]
                              [--move-cpu S] [--python PY] [--seed N] [--out runs/soak]
 
 Games rotate through the opponents, the agent Black in one game and White in the next; against
 `self` it plays both colours, two copies sharing one game directory. Each game runs in a fresh
-directory under `tools/course_driver.sh` with the judge `host.py`, until at least --moves
+directory under `littlego/grader/course_driver.sh` with the judge `host.py`, until at least --moves
 agent moves are played. Every agent move runs inside `soak.py meter`, which records:
 - `cpu`: the referee's exact meter (`referee.proctree.run_limited`: the whole process tree,
   each process once, orphans included);

@@ -1,6 +1,6 @@
 # gomill's ringmaster control file: the Little-Go GTP engine against GNU Go level 10, 5x5.
 #
-# Run it through `make ringmaster` (tools/ringmaster.py): it copies this file into the run's
+# Run it through `make ringmaster` (littlego/gtp/ringmaster.py): it copies this file into the run's
 # directory (ringmaster writes its results next to the control file) and names the two engines,
 # with this machine's paths, in LITTLEGO_RINGMASTER_ENGINE and LITTLEGO_RINGMASTER_GNUGO.
 # ringmaster reads this file as Python 2.7 code.
@@ -26,7 +26,7 @@ MOVE_LIMIT = 100
 ENGINE_SETTINGS = {'LITTLEGO_MOVE_CPU': '0.5', 'LITTLEGO_GAME_CPU': '6',
                    'LITTLEGO_WORKERS': '1', 'LITTLEGO_SEED': '1'}
 
-# The players' codes name them in the game records (tools/ringmaster.py reads them there).
+# The players' codes name them in the game records (littlego/gtp/ringmaster.py reads them there).
 players = {
     'littlego': Player(os.environ['LITTLEGO_RINGMASTER_ENGINE'], environ=ENGINE_SETTINGS,
                        sgf_player_name_from_gtp=False),

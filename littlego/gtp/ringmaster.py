@@ -1,6 +1,6 @@
 """Our GTP engine in a real controller's tournament: gomill's ringmaster, against GNU Go.
 
-Start at `run_tournament`. It copies the control file `tools/littlego_vs_gnugo.ctl` into the
+Start at `run_tournament`. It copies the control file `littlego/gtp/littlego_vs_gnugo.ctl` into the
 output directory (ringmaster keeps a competition's files next to its control file), names the
 two engines for it in environment variables, resets and runs the competition under Python 2.7
 (gomill is a Python 2 program; `make ringmaster` installs it into .venv/gomill with pyenv's
@@ -11,7 +11,7 @@ our engine's final_score, `W+R` on a resignation, `B+F` on a forfeit, `Void` pas
 limit) and the same moves replayed by our rules (go_board) up to the Little-Go end, with its
 stones-only result. `check` lists what is wrong with a tournament: a void game, a forfeit by
 our engine, or a scored result that is not the Little-Go one.
-`python3 tools/ringmaster.py --games 10 --out runs/ringmaster` prints one JSON line per game,
+`littlego ringmaster --games 10 --out runs/ringmaster` prints one JSON line per game,
 then the tally; exit 1 when `check` finds anything.
 """
 

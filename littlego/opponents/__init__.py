@@ -2,9 +2,9 @@
 
 `BUILTIN_PLAYERS` maps a name to a factory `factory(seed) -> player`; a player's
 `choose_move(position)` takes a `go_board.Position` and returns a legal point or `PASS`, and
-one player object is meant to play a whole game. The searching players (alphabeta4,
-plain-uct) also take `time_limit`, their CPU seconds per move. `run.py` is the per-move program the way the
-course grader runs a player.
+one player object is meant to play a whole game. The searching players (alphabeta4, plain-uct) also
+take `time_limit`, their CPU seconds per move. `run.py` is the per-move program the way the course
+grader runs a player.
 """
 
 from littlego.paths import module_command

@@ -10,7 +10,7 @@ one process. What it is:
 - the most visited root move, after searching until its CPU budget for the move is spent;
 - the seed's pass rule: at plies 22 and 23, pass when ahead on the board as it stands.
 The CPU budget counts from the call to `choose_move`; the ladder sets it to the agent's share of
-a game (`tools/ladder.py`).
+a game (`littlego/bench/ladder.py`).
 """
 
 import math

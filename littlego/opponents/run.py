@@ -1,6 +1,6 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
-    python3 /path/to/opponents/run.py NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
+    littlego opponent NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
                                            [--mistake]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.

@@ -6,12 +6,14 @@ mode must run with the standard library alone on Python 3.7, so the match and pl
 """
 
 import argparse
+import os
 import sys
 import time
 
 from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
 
 MATCH, PLAY, SERVE = "match", "play", "serve"
+JUDGE = "judge"  # the judge mode's word for `littlego judge`; host.py judges without it
 DEFAULT_GAMES = 10
 EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
 
@@ -20,16 +22,21 @@ PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND
                "commands run in the game's directory, so give absolute paths")
 
 
-def judge_parser():
+def program(*words):
+    """The name usage lines give: host.py's or the `littlego` command's, then the mode's word."""
+    return " ".join((os.path.basename(sys.argv[0]),) + words)
+
+
+def judge_parser(prog):
     # The course's own two options, with its quirks: -v goes through bool(), so any
     # non-empty string (even "False") turns verbose on, and -m defaults to 0.
     parser = argparse.ArgumentParser(
-        prog="host.py",
+        prog=prog,
         description="Judge one ply of Little-Go: read input.txt and output.txt in the current "
                     "directory, write the next input.txt, exit 0 (game goes on) or with the "
                     "winner's colour (1 Black, 2 White); 3 if input.txt is unreadable.",
-        epilog="Other modes: 'host.py match --help', 'host.py play --help', "
-               "'host.py serve --help'.")
+        epilog="Other modes: {0} match --help, {0} play --help, {0} serve --help.".format(
+            program()))
     parser.add_argument("--move", "-m", type=int, default=0, help="number of the ply judged")
     parser.add_argument("--verbose", "-v", type=bool, default=False,
                         help="any non-empty value prints the board and messages")
@@ -45,7 +52,7 @@ def add_limit_options(parser):
 
 def match_parser():
     parser = argparse.ArgumentParser(
-        prog="host.py match",
+        prog=program(MATCH),
         description="Play games between players A and B, alternating colours (A is Black in "
                     "game 1), and report win rates with confidence intervals.")
     parser.add_argument("player_a", metavar="A", help=PLAYER_HELP)
@@ -69,7 +76,7 @@ def match_parser():
 
 def play_parser():
     parser = argparse.ArgumentParser(
-        prog="host.py play",
+        prog=program(PLAY),
         description="Play Little-Go against a player in the terminal: type i,j or pass.")
     parser.add_argument("--opponent", required=True, help=PLAYER_HELP)
     parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
@@ -82,7 +89,7 @@ def play_parser():
 def serve_parser():
     from littlego.referee.serve import DEFAULT_PORT
     parser = argparse.ArgumentParser(
-        prog="host.py serve",
+        prog=program(SERVE),
         description="Play Little-Go against a player in the browser, and replay the SGF games "
                     "saved under the runs directory. Listens on 127.0.0.1 only.")
     parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
@@ -139,5 +146,6 @@ def main(argv):
             sys.stderr.write("\ninterrupted\n")
             return EXIT_INTERRUPTED
     from littlego.referee.judge import run_judge
-    args = judge_parser().parse_args(argv)
+    words = argv[:1] if argv[:1] == [JUDGE] else []
+    args = judge_parser(program(*words)).parse_args(argv[len(words):])
     return run_judge(args.move, args.verbose)

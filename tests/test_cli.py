@@ -1,0 +1,58 @@
+"""The `littlego` command (littlego/cli.py): every subcommand answers --help with its usage and
+an example, unknown words are one line and exit 2, and every Make target calls a real one."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from littlego import cli
+from littlego.paths import REPO_ROOT
+
+
+def littlego(*words):
+    return subprocess.run([sys.executable, "-m", "littlego"] + list(words), cwd=REPO_ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=120)
+
+
+def test_the_overview_lists_every_command():
+    done = littlego("--help")
+    assert done.returncode == 0
+    listed = re.findall(r"^  (\S+) ", done.stdout, re.M)
+    assert listed == list(cli.COMMANDS)
+
+
+def test_no_command_is_the_overview_and_exit_2():
+    done = littlego()
+    assert done.returncode == 2
+    assert done.stdout.startswith("usage: littlego COMMAND")
+
+
+def test_an_unknown_command_is_one_line_and_exit_2():
+    done = littlego("sovle")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "littlego: unknown command 'sovle' (see 'littlego --help')\n"
+
+
+@pytest.mark.parametrize("name", list(cli.COMMANDS))
+def test_each_command_has_help_with_its_usage_and_an_example(name):
+    done = littlego(name, "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: littlego {}".format(name))
+    assert done.stdout.endswith("\nexample:\n  {}\n".format(cli.COMMANDS[name].example))
+    assert cli.COMMANDS[name].example.startswith("littlego {}".format(name))
+
+
+def test_every_make_target_calls_a_command_that_exists():
+    with open(REPO_ROOT + "/Makefile") as handle:
+        called = set(re.findall(r"\$\(LG\) ([\w-]+)", handle.read()))
+    assert called and called <= set(cli.COMMANDS)
+    assert {"match", "play", "serve", "book", "verify-book", "ladder", "bench", "submission",
+            "soak", "solve"} <= called
+
+
+def test_a_command_runs_its_module_with_the_arguments():
+    done = littlego("grader-python", "--version", "1.0")
+    assert done.returncode == 1 and done.stdout == ""
