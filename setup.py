@@ -40,6 +40,8 @@ class BuildWithSolverAndBook(build_py):
         shutil.copy(os.path.join(HERE, BOOK_FILE), os.path.join(self.build_lib, BOOK_FILE))
         solver_build = load_solver_build()
         library = os.path.join(self.build_lib, os.path.relpath(solver_build.LIBRARY_PATH, HERE))
+        if os.path.exists(library):  # build_lib outlives a build: never ship an earlier library
+            os.remove(library)
         try:
             solver_build.build(library)
         except solver_build.BuildError as error:

@@ -4,8 +4,7 @@ The agent itself is the flat modules at the root (my_player.py, agent.py, go_boa
 what the grader runs. Here, start at `cli` (the `littlego` command, every tool in one table);
 then the package you need:
 - `referee`: the course's judge, matches, the terminal and browser boards (host.py's code);
-- `gtp`: the agent as a GTP engine (`engine`, `lz_analyze`), GTP engines as players (`client`),
-  gomill's ringmaster against GNU Go;
+- `gtp`: the agent as a GTP engine (`engine`, `lz_analyze`), gomill's ringmaster against GNU Go;
 - `opponents`: the graded reference opponents, rebuilt;
 - `solver`: the compiled exact solver (C, through ctypes), the book's strategies and builder;
 - `bench`: speed benchmarks, the strength ladder and what it reads back;

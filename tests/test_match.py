@@ -336,7 +336,7 @@ def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
 
 
 def test_gtp_vertices_skip_the_letter_i():
-    from littlego.gtp.client import from_vertex, to_vertex
+    from littlego.referee.gtp_player import from_vertex, to_vertex
     assert [to_vertex(p) for p in [(0, 0), (4, 4), (2, 2), rules.PASS]] == [
         "A5", "E1", "C3", "pass"]
     assert from_vertex("J5") == (0, 8)  # letters jump from H to J

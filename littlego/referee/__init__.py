@@ -6,8 +6,9 @@ Where to start:
 - `match`: `run_match(...)` plays many games between two players and writes SGF, JSONL and a
   table; it drives `game.play_game`, which uses the same `judge.judge_step` as judge mode.
 - `players`: built-in, `cmd:` and `gtp:` players; `proctree` enforces the per-move limits.
-- `human`, `sgf`, `stats`, `gtp`, `display`: terminal play, game records, intervals, GTP
-  engines, board drawing. `cli` holds host.py's command lines.
+- `human`, `sgf`, `stats`, `gtp_player`, `display`: terminal play, game records, intervals, GTP
+  engines as players, board drawing; `move_results`, every legal move's proven result for the
+  board page (`serve`). `cli` holds host.py's command lines.
 
 Judge mode (`rules`, `judge`, `display`, `cli`) needs only the standard library of Python 3.7.
 """

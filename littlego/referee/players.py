@@ -5,7 +5,7 @@
   `choose_move(go_board.Position)` returns a point 0..24 or go_board.PASS; run in-process;
 - `cmd:<shell command>`: the course protocol, a fresh process per move in the player's own
   directory, which gets input.txt and loses output.txt before each call (see proctree);
-- `gtp:<command>`: a GTP engine such as GNU Go (see gtp.py).
+- `gtp:<command>`: a GTP engine such as GNU Go (see gtp_player.py).
 
 Every player follows the protocol of player.py (`Player`, `Turn`, `MoveLimits`).
 """
@@ -114,7 +114,7 @@ def make_player(spec, limits, builtin_players=None):
     if spec.startswith(CMD_PREFIX):
         return CommandPlayer(spec, spec[len(CMD_PREFIX):], limits)
     if spec.startswith(GTP_PREFIX):
-        from littlego.gtp.client import GtpPlayer
+        from littlego.referee.gtp_player import GtpPlayer
         return GtpPlayer(spec, spec[len(GTP_PREFIX):], limits)
     factories = load_builtin_players() if builtin_players is None else builtin_players
     if spec not in factories:

@@ -1,6 +1,6 @@
 """Run a player's command for one move under the grader's limits, and leave nothing behind.
 
-Start at `run_limited` (one process per move); gtp.py uses its parts, `spawn`, `watch` and
+Start at `run_limited` (one process per move); gtp_player.py uses its parts, `spawn`, `watch` and
 `kill_tree`, for an engine that lives through a game. The grader counts the CPU time of the
 player's whole process tree (every thread and child) and gives 10 s per move; we add a
 wall-clock limit so a sleeping player cannot stall a match. The command runs in its own
