@@ -58,7 +58,8 @@ def main(directory="."):
 
 
 if __name__ == "__main__":
-    from littlego.gtp import engine  # here, not above: the bundle's one-move call never loads the GTP engine
+    from littlego.gtp import \
+        engine  # here, not above: the bundle's one-move call never loads the GTP engine
     if sys.argv[1:] == [engine.GTP_FLAG]:
         sys.exit(engine.main([]))
     sys.exit(main())

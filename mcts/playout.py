@@ -18,8 +18,8 @@ written plainly with `place_stone`.
 """
 
 import go_board
-from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, SIZE,
-                      capture, chain_liberties, place_stone, points_of)
+from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, SIZE, capture,
+                      chain_liberties, place_stone, points_of)
 
 # Uniform playouts unless asked for the knowledge: the agent's default (LITTLEGO_KNOWLEDGE) and
 # the search's. Uniform playouts are more than twice as fast (docs/benchmarks.md), and at the

@@ -16,8 +16,8 @@ import pytest
 import agent
 import endgame
 import go_board
-from littlego.bench.positions import game_positions
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord
+from littlego.bench.positions import game_positions
 from mcts import core, parallel
 
 SEED = "561"

@@ -12,12 +12,13 @@ import pytest
 import endgame
 import go_board
 import opening_book
+from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego import solver as compiled_solver  # the real one: tests swap fakes in under its name
 from littlego.bench.positions import position_before_end
-from endgame_reference import ReferenceSolver
-from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego.referee import move_results
 from littlego.referee.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
+
+from endgame_reference import ReferenceSolver
 
 CPU = 30.0  # never reached by these small searches: the tests do not depend on speed
 

@@ -4,9 +4,8 @@ on the 95% Wilson interval."""
 import json
 import os
 
+from littlego.bench import ladder, report
 from littlego.referee import stats
-from littlego.bench import report
-from littlego.bench import ladder
 
 AGENT = "cmd:python3 my_player.py"
 

@@ -1,8 +1,8 @@
 """littlego/bench/blunders.py: the first move that threw away a proven win, on seeded random games."""
 
 import go_board
-from littlego.opponents.simple import RandomPlayer
 from littlego.bench import blunders
+from littlego.opponents.simple import RandomPlayer
 
 
 def random_game_record(seed):

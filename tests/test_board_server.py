@@ -21,6 +21,7 @@ from littlego.referee import judge, move_results, rules, serve
 from littlego.referee.protocol import MoveLimits
 from littlego.referee.serve import AGENT_NAME, BoardSession, make_server
 from littlego.referee.sgf import game_to_sgf, sgf_moves
+
 from referee_support import HOST, REPO_ROOT, STUB_PLAYERS
 
 LIMITS = MoveLimits(10.0, 30.0)

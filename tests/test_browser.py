@@ -19,9 +19,9 @@ import time
 import pytest
 
 from littlego import solver
-from littlego.referee import judge, rules
-from littlego.referee import move_results
+from littlego.referee import judge, move_results, rules
 from littlego.referee.sgf import sgf_moves
+
 from referee_support import HOST
 
 pytestmark = pytest.mark.browser

@@ -10,6 +10,7 @@ import go_board
 from course_io import InputError, OutputError
 from go_board import PASS, WHITE, from_coord
 from littlego.referee import rules
+
 from referee_support import EMPTY, board, input_text
 
 ONE_STONE = """

@@ -18,9 +18,10 @@ import random
 import pytest
 
 import endgame
-from littlego.bench.positions import position_before_end
-from endgame_reference import ReferenceSolver
 from go_board import BLACK, KO, NUM_POINTS, PASS
+from littlego.bench.positions import position_before_end
+
+from endgame_reference import ReferenceSolver
 
 SEED = 10
 PLAIN_POSITIONS = 320

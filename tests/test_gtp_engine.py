@@ -17,11 +17,12 @@ import pytest
 
 import agent
 import go_board
-from littlego.gtp import engine as gtp_engine
 import opening_book
+from littlego.gtp import engine as gtp_engine
 from littlego.referee import judge
 from littlego.referee.match import run_match
 from littlego.referee.protocol import END_RESIGN
+
 from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO_ROOT
 
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")

@@ -14,6 +14,7 @@ import pytest
 import course_io
 from littlego.grader import COURSE_DRIVER
 from littlego.referee import judge, rules
+
 from referee_support import (EMPTY, HOST, KO_AFTER_BLACK_TOOK, KO_BEFORE, RANDOM_PLAYER, REPO_ROOT,
                              input_text, load_fixture, run_host)
 

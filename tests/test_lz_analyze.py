@@ -2,10 +2,11 @@
 format are tested with the engine, tests/test_gtp_engine.py). Exact where the book or the
 solver proves a move; MCTS root statistics elsewhere."""
 
-import go_board
 import agent
+import go_board
 from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis
 from mcts import core
+
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
 
 SETTINGS = {"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7"}

@@ -21,9 +21,10 @@ from littlego.referee import judge, proctree, rules, stats
 from littlego.referee.game import play_game
 from littlego.referee.human import HumanPlayer, parse_entry
 from littlego.referee.match import derive_seed, run_match
-from littlego.referee.protocol import END_RESIGN, END_TIME, MoveLimits
 from littlego.referee.players import make_player
+from littlego.referee.protocol import END_RESIGN, END_TIME, MoveLimits
 from littlego.referee.sgf import game_to_sgf
+
 from referee_support import FIXTURES, HOST, RANDOM_PLAYER, STUB_PLAYERS, load_fixture
 
 PYTHON = sys.executable

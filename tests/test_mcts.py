@@ -7,10 +7,10 @@ import go_board
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from mcts import core
 from mcts.budget import Budget
-from mcts.stopping import StopRules
 from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
 from mcts.playout import playout
+from mcts.stopping import StopRules
 
 
 class Nim(object):

@@ -31,10 +31,10 @@ import opening_book
 import step_storage
 from course_io import format_input
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board
+from littlego.paths import REPO_ROOT
 from mcts import core, parallel
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
-from littlego.paths import REPO_ROOT
 
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 PROBE = os.path.join(REPO_ROOT, "tests", "fixtures", "tree_probe.py")

@@ -17,19 +17,18 @@ import sys
 
 import pytest
 
-
 import agent
 import course_io
 import go_board
 import opening_book
+from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT, WHITE,
+                      Position, from_coord)
 from littlego import solver
 from littlego.bench.positions import random_positions
+from littlego.grader import bundle
+from littlego.paths import REPO_ROOT
 from littlego.referee import rules
 from littlego.solver import strategy
-from littlego.grader import bundle
-from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT,
-                      WHITE, Position, from_coord)
-from littlego.paths import REPO_ROOT
 
 CENTRE = from_coord(2, 2)
 BOOK = opening_book.read()

@@ -11,8 +11,9 @@ import random
 import pytest
 
 import go_board
+from go_board import (BIT, FULL, MAX_PLY, NEIGHBOURS, Position, dilate, group_of, place_stone,
+                      points_of)
 from littlego.bench.positions import random_positions
-from go_board import BIT, FULL, MAX_PLY, NEIGHBOURS, Position, dilate, group_of, place_stone, points_of
 from mcts.playout import playout
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from littlego.referee import rules
 from littlego.referee.display import draw_board
+
 from referee_support import KO_AFTER_BLACK_TOOK, KO_BEFORE, board
 
 

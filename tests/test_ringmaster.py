@@ -3,10 +3,11 @@ of what ringmaster recorded. `make test` installs gomill (Python 2.7) and GNU Go
 
 import pytest
 
+from littlego.gtp import ringmaster
 from littlego.referee.match import run_match
 from littlego.referee.sgf import game_to_sgf
+
 from referee_support import STUB_PLAYERS
-from littlego.gtp import ringmaster
 
 
 def summary(result, black="littlego", white="gnugo", little_go_result=None, refused=None):

@@ -14,6 +14,7 @@ from littlego.referee import judge, rules
 from littlego.referee.match import run_match
 from littlego.referee.sgf import game_to_sgf
 from littlego.referee.sgf import sgf_moves as our_sgf_moves
+
 from referee_support import STUB_PLAYERS, ScriptedEngine, board
 
 MOVE_CPU = 5.0

@@ -28,10 +28,10 @@ import pytest
 import course_io
 import endgame
 import go_board
+from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego import solver
 from littlego.bench.positions import position_before_end
 from littlego.paths import REPO_ROOT
-from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego.solver import build, solve
 
 SEED = 21

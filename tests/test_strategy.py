@@ -15,12 +15,10 @@ import pytest
 import endgame
 import go_board
 import opening_book
+from go_board import BLACK, WHITE, Position
 from littlego import solver
 from littlego.bench.positions import pick_move
-from go_board import BLACK, WHITE, Position
-from littlego.solver import strategy
-from littlego.solver import build_book
-from littlego.solver import verify_book
+from littlego.solver import build_book, strategy, verify_book
 
 SEED = 31
 START_PLY = 17

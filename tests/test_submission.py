@@ -27,9 +27,10 @@ import pytest
 import agent
 import go_board
 import opening_book
+from littlego.grader import COURSE_DRIVER, bundle, environment, meter_command
+
 from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO_ROOT,
                              input_text)
-from littlego.grader import COURSE_DRIVER, bundle, environment, meter_command
 
 # A small budget keeps the match affordable.
 MOVE_CPU = 0.75

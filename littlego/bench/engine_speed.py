@@ -10,7 +10,6 @@ import statistics
 import sys
 import time
 
-
 import go_board
 from mcts.playout import playout
 

@@ -20,13 +20,12 @@ import statistics
 import subprocess
 import sys
 
-
 import agent
 import opening_book
 from littlego import solver
-from littlego.solver import strategy
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
+from littlego.solver import strategy
 
 SHARE_CPU = agent.SOLVER_SHARE * agent.DEFAULT_MOVE_CPU
 # Decides each position given as JSON on stdin with a fresh exact search and the CPU share of

@@ -22,13 +22,12 @@ import random
 import sys
 import time
 
-
+from littlego.bench.solver_reach import recorded_positions
+from littlego.referee.stats import percentile
 from mcts import core
 from mcts.budget import Budget
 from mcts.go_game import LEAF_SOLVE_NODE_CAP, GoState, LeafSolver, PlayoutEvaluator
 from mcts.stopping import StopRules
-from littlego.referee.stats import percentile
-from littlego.bench.solver_reach import recorded_positions
 
 PLIES_LEFT = (4, 5, 6, 7, 8, 9, 10)
 POSITIONS = 60

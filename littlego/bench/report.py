@@ -32,24 +32,21 @@ import sys
 import tempfile
 import time
 
-
 import course_io
 import go_board
 import opening_book
 from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds
+from littlego.bench import solver_reach, solver_speed
+from littlego.bench.engine_speed import playouts_per_second
+from littlego.bench.ladder import ladder_results, ladder_rows, rate_text, time_use_rows
+from littlego.grader import bundle
+from littlego.grader.interpreters import grader_python
+from littlego.paths import REPO_ROOT, RUNS_DIR
+from littlego.referee.stats import wilson_interval
+from littlego.solver import build_book, strategy
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.parallel import root_parallel_search
 from mcts.stopping import StopRules
-from littlego.referee.stats import wilson_interval
-from littlego.solver import strategy
-from littlego.bench.engine_speed import playouts_per_second
-from littlego.bench import solver_speed
-from littlego.solver import build_book
-from littlego.grader import bundle
-from littlego.bench import solver_reach
-from littlego.grader.interpreters import grader_python
-from littlego.bench.ladder import ladder_results, ladder_rows, rate_text, time_use_rows
-from littlego.paths import REPO_ROOT, RUNS_DIR
 
 DOC = os.path.join(REPO_ROOT, "docs", "benchmarks.md")
 # A middle-game position: the book's main line, then plies 4-6 played out.

@@ -14,7 +14,6 @@ import itertools
 import sys
 import time
 
-
 from go_board import BLACK, Position
 from littlego.opponents import BUILTIN_PLAYERS
 from littlego.opponents.alphabeta4 import DEFAULT_TIME_LIMIT, AlphaBeta4Player

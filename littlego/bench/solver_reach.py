@@ -19,7 +19,6 @@ import random
 import sys
 import time
 
-
 import endgame
 import go_board
 from littlego.paths import REPO_ROOT

@@ -32,14 +32,13 @@ import subprocess
 import sys
 import time
 
-
 import go_board
 import opening_book
 from littlego import solver
 from littlego.bench.positions import position_before_end
-from littlego.solver import strategy
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
+from littlego.solver import strategy
 
 PLIES_LEFT = (10, 12)
 PLY7 = 7

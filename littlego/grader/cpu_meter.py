@@ -19,7 +19,6 @@ import sys
 import time
 
 
-
 def read_output(path):
     """The player's output file as text (undecodable bytes replaced), or None when it wrote none."""
     if not os.path.isfile(path):

@@ -24,13 +24,11 @@ import sys
 import tempfile
 import time
 
-
 from agent import read_decisions
-from littlego.referee.stats import percentile
 from littlego import opponents
 from littlego.grader import COURSE_DRIVER, meter_command
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR
-
+from littlego.referee.stats import percentile
 
 
 def play_game(number, args, out_dir):

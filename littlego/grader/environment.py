@@ -25,11 +25,10 @@ import statistics
 import sys
 import warnings
 
-
 import agent
 import course_io
-from littlego.referee.protocol import GRADER_MOVE_CPU
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
+from littlego.referee.protocol import GRADER_MOVE_CPU
 
 BLOCKED_MODULES = ("numpy", "psutil")
 BLOCKER_SOURCE = "raise ImportError('{} is not promised by the grader')\n"

@@ -33,14 +33,14 @@ import time
 
 import course_io
 import go_board
-from littlego.referee import rules
-from littlego.referee.proctree import run_limited
-from littlego.referee.protocol import GRADER_MOVE_CPU
-from littlego.referee.stats import percentile
 from littlego import opponents
 from littlego.grader import COURSE_DRIVER
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR, module_command
+from littlego.referee import rules
+from littlego.referee.proctree import run_limited
+from littlego.referee.protocol import GRADER_MOVE_CPU
+from littlego.referee.stats import percentile
 
 SELF = "self"
 DEFAULT_OPPONENTS = "random,alphabeta4," + SELF

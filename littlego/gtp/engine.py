@@ -36,8 +36,8 @@ import time
 
 import agent
 import go_board
-from littlego.gtp import lz_analyze
 from go_board import BLACK, PASS, SIZE, WHITE
+from littlego.gtp import lz_analyze
 
 GTP_FLAG = "--gtp"  # `my_player.py --gtp` runs this engine instead of playing one move
 PROTOCOL_VERSION = "2"

@@ -12,7 +12,7 @@ plays the best move of the deepest finished iteration. Around the plain negamax 
 import time
 
 from endgame import OutOfTime
-from go_board import FULL, MAX_PLY, PASS, BIT, dilate, group_of, points_of, popcount
+from go_board import BIT, FULL, MAX_PLY, PASS, dilate, group_of, points_of, popcount
 
 from .common import (INFINITY, LIBERTY_WEIGHT, POINT_VALUE, WIN_VALUE, SeededPlayer,
                      liberty_margin, placements, stone_margin, terminal_value)

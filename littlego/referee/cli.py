@@ -107,7 +107,7 @@ def serve_parser():
 
 
 def run_match_command(args):
-    from littlego.referee.match import run_match, print_progress
+    from littlego.referee.match import print_progress, run_match
     out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
     result = run_match(args.player_a, args.player_b, games=args.games,
                        parallel=args.parallel, move_cpu=args.move_cpu,

@@ -4,7 +4,7 @@ Used by judge mode's `-v`, by `host.py match --show` and by `host.py play`. Stan
 only, Python 3.7 syntax (judge mode imports it).
 """
 
-from littlego.referee.rules import SIZE, BLACK, WHITE, PASS
+from littlego.referee.rules import BLACK, PASS, SIZE, WHITE
 
 STONE_CHARS = {BLACK: "X", WHITE: "O"}
 EMPTY_CHAR = "."

@@ -14,8 +14,8 @@ import time
 
 import course_io
 from littlego.referee import judge, rules
-from littlego.referee.protocol import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
 from littlego.referee.proctree import kill_tree, spawn, watch
+from littlego.referee.protocol import END_RESIGN, END_TIME, Player, Turn, time_limit_failure
 
 # GTP columns skip the letter I; rows count from the bottom, starting at 1.
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"

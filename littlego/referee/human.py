@@ -15,8 +15,8 @@ import course_io
 from littlego.referee import rules
 from littlego.referee.display import COLOUR_NAMES, draw_board
 from littlego.referee.game import play_game
-from littlego.referee.protocol import MoveLimits, Player, Turn
 from littlego.referee.players import make_player
+from littlego.referee.protocol import MoveLimits, Player, Turn
 
 HUMAN_NAME = "you"
 PROMPT = "Your move as {} (i,j or pass): "

@@ -17,8 +17,8 @@ import tempfile
 from concurrent import futures
 
 from littlego.referee.game import play_game
-from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU, MoveLimits
 from littlego.referee.players import make_player
+from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU, MoveLimits
 from littlego.referee.rules import BLACK, WHITE
 from littlego.referee.sgf import game_to_sgf
 from littlego.referee.stats import format_table, summary_rows

@@ -34,8 +34,8 @@ import go_board
 from littlego.gtp.engine import GTP_FLAG, score_text
 from littlego.paths import MY_PLAYER
 from littlego.referee import judge, move_results, rules
-from littlego.referee.protocol import MoveLimits
 from littlego.referee.players import LOG_SUFFIX, make_player
+from littlego.referee.protocol import MoveLimits
 from littlego.referee.sgf import game_to_sgf, sgf_moves
 
 HOST = "127.0.0.1"

@@ -32,7 +32,8 @@ def sgf_moves(text):
     """`(i, j)` or None (a pass) for each move of the main line, in order, read by sgfmill
     (a tools-only requirement, so it is imported here: matches write SGF without it).
     ValueError for text sgfmill cannot read or a board that is not 5x5."""
-    from sgfmill import sgf, sgf_moves as sgfmill_moves
+    from sgfmill import sgf
+    from sgfmill import sgf_moves as sgfmill_moves
     game = sgf.Sgf_game.from_string(text)
     if game.get_size() != rules.SIZE:
         raise ValueError("not a {0}x{0} game: SZ[{1}]".format(rules.SIZE, game.get_size()))

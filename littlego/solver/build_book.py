@@ -27,14 +27,12 @@ import os
 import sys
 import time
 
-
 import course_io
 import go_board
 import opening_book
-from littlego import solver
 from go_board import BLACK, WHITE
-from littlego.solver import executors
-from littlego.solver import strategy
+from littlego import solver
+from littlego.solver import executors, strategy
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
 # The book answers every position our book play can reach through these plies, per colour: the

@@ -10,8 +10,8 @@ KeyboardInterrupt, so a caller that saved each result in `done` resumes where it
 import concurrent.futures
 import multiprocessing
 import signal
-from littlego.paths import REPO_ROOT
 
+from littlego.paths import REPO_ROOT
 
 
 class RayExecutor(object):

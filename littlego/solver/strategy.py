@@ -30,9 +30,9 @@ import time
 
 import go_board
 import opening_book
+from go_board import BLACK, WHITE, Position, from_coord
 from littlego import solver
 from littlego.solver import build
-from go_board import BLACK, WHITE, Position, from_coord
 
 CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
 # A strategy: the side that wins, the line of moves it starts after (go_board move texts), and

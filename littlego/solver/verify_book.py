@@ -18,13 +18,10 @@ import json
 import random
 import sys
 
-
 import go_board
 import opening_book
 from littlego import solver
-from littlego.solver import executors
-from littlego.solver import strategy
-
+from littlego.solver import executors, strategy
 
 
 def parse_args(argv):
