@@ -33,6 +33,7 @@ import os
 import sys
 import time
 
+import course_io
 import endgame
 import go_board
 import opening_book
@@ -134,7 +135,7 @@ class Settings(object):
                                  GAME_CPU_RANGE)
         self.workers = _setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) \
             or usable_cores()
-        seed = environ.get("LITTLEGO_SEED")
+        seed = environ.get(course_io.SEED_ENV)
         self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
         use_book = _flag(environ, "LITTLEGO_BOOK", True)
         self.book = opening_book.read() if use_book else opening_book.NO_BOOK

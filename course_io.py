@@ -31,6 +31,9 @@ INPUT_LINES = 1 + 2 * SIZE
 ROW_DIGITS = "012"
 # The referee's input.txt is 61 bytes; this leaves room for CRLF and trailing spaces.
 MAX_INPUT_BYTES = 4096
+# The seed our referee gives every per-move program of a game (littlego.referee.players); the
+# agent's settings and the opponents' run.py read it. The course's referee sets nothing.
+SEED_ENV = "LITTLEGO_SEED"
 # The grader's limit on the whole submission: the bundle and its helper files (the book) together.
 MAX_SUBMISSION_BYTES = 8 * 1000 * 1000
 # What a file written here may be read by: everyone, as open() makes it under the usual umask

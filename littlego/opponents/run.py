@@ -18,9 +18,8 @@ import os
 import random
 import sys
 
-
 import opening_book
-from course_io import InputError, read_input, write_output
+from course_io import SEED_ENV, InputError, read_input, write_output
 from go_board import MAX_PLY, Position, move_from_text
 from littlego.opponents import BUILTIN_PLAYERS
 from step_storage import restore_ply, save_after_move
@@ -39,10 +38,18 @@ def move_seed(seed, ply):
     return seed * (MAX_PLY + 1) + ply
 
 
+def seed_from_environment():
+    """The referee's seed of this game (LITTLEGO_SEED, as agent.Settings reads it), or None."""
+    text = os.environ.get(SEED_ENV, "")
+    return int(text) if text.isdigit() else None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Play one move of a built-in opponent.")
     parser.add_argument("name", choices=sorted(BUILTIN_PLAYERS))
-    parser.add_argument("--seed", type=int, help="replay exactly (default: os.urandom)")
+    parser.add_argument("--seed", type=int, default=seed_from_environment(),
+                        help="replay exactly (default: $LITTLEGO_SEED, which the referee sets "
+                        "per game, else os.urandom)")
     parser.add_argument("--move-cpu", type=float, help="CPU seconds per move, for the players "
                         "that search ({})".format(", ".join(TIMED_PLAYERS)))
     parser.add_argument("--first-move", type=move_from_text, metavar="I,J",

@@ -20,7 +20,6 @@ from littlego.referee.protocol import END_TIME, Player, Turn, time_limit_failure
 
 CMD_PREFIX = "cmd:"
 GTP_PREFIX = "gtp:"
-SEED_ENV = "LITTLEGO_SEED"
 LOG_SUFFIX = ".log"
 
 
@@ -79,7 +78,7 @@ class CommandPlayer(Player):
         self._directory = directory
         self._log = directory.rstrip(os.sep) + LOG_SUFFIX
         self._env = dict(os.environ)
-        self._env[SEED_ENV] = str(seed)
+        self._env[course_io.SEED_ENV] = str(seed)
 
     def move(self, game_input, ply, history):
         from littlego.referee.proctree import run_limited
