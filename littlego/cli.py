@@ -57,6 +57,8 @@ COMMANDS = collections.OrderedDict([
     ("roundrobin", _command("littlego.bench.roundrobin",
                             "the reference opponents against each other",
                             "littlego roundrobin --games 10")),
+    ("slips", _command("littlego.bench.slips", "Black's slips and White's kept wins in the "
+                       "centre rungs, by exact proof", "littlego slips runs/ladder-centre")),
     ("blunders", _command("littlego.bench.blunders", "where recorded games were lost, by exact "
                           "search", "littlego blunders runs/ladder/*/games.jsonl")),
     ("bench", _command("littlego.bench.report", "re-create docs/benchmarks.md",

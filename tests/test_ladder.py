@@ -56,3 +56,17 @@ def test_previous_is_the_pinned_release_built_from_git(tmp_path):
     assert spec.endswith(str(release / "my_player.py"))
     assert (release / "my_player.py").exists() and (release / "opening_book.json").exists()
     assert not (release / ".git").exists()
+
+
+def test_centre_rungs_open_at_the_centre_with_the_agent_white(tmp_path):
+    args = Args(str(tmp_path / "ladder"))
+    assert sorted(ladder.CENTRE_RUNGS) == ["centre-agent-bare", "centre-alphabeta4",
+                                          "centre-gnugo", "centre-plain-uct", "centre-previous"]
+    assert ladder.WHITE_RUNGS == frozenset(ladder.FORCED_OPENINGS) | frozenset(ladder.CENTRE_RUNGS)
+    # The built-in players are forced to the centre; the agents and GNU Go choose it.
+    assert ladder.opponent_spec("centre-alphabeta4", args).endswith(
+        "-m littlego.opponents.run alphabeta4 --first-move 2,2")
+    assert ladder.opponent_spec("centre-plain-uct", args).endswith(
+        "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2")
+    for name in ("agent-bare", "gnugo"):
+        assert ladder.opponent_spec("centre-" + name, args) == ladder.opponent_spec(name, args)

@@ -21,7 +21,12 @@ The rungs (`RUNGS`):
 - white-after-00, -01, -02, -11, -12: alphabeta4 forced to open at that losing point, the agent
   White in every game (the book's White strategies);
 - white-after-mistakes: alphabeta4 forced to open at the centre and to throw the win away with
-  its next move (one the book answers for White, drawn by seed), the agent White.
+  its next move (one the book answers for White, drawn by seed), the agent White;
+- centre-agent-bare, -plain-uct, -alphabeta4, -gnugo, -previous: White's yardstick after the
+  centre, the game strong opponents give us: the opponent is Black and opens at the centre (the
+  agents and GNU Go choose it; plain-uct and alphabeta4 are forced to), then plays on as itself,
+  seeded per game; the agent White in every game, lost against perfect play. `littlego slips`
+  then judges every game with the compiled solver: Black's first slip, White's wins kept.
 Held out: nothing the agent plays was learned from or tuned on games against any of these
 (docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
 the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
@@ -38,15 +43,14 @@ import statistics
 import subprocess
 import sys
 
-
 from agent import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU
 from go_board import MAX_PLY, WHITE
+from littlego import opponents
+from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
 from littlego.referee.match import run_match
 from littlego.referee.protocol import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU
 from littlego.referee.stats import percentile, summary_rows, wilson_interval
 from littlego.solver import strategy
-from littlego import opponents
-from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
 
 # The agent as White after each of Black's losing first moves, and after the centre and a
 # third move that throws Black's win away (the opponent, alphabeta4, forced to play them):
@@ -54,8 +58,14 @@ from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
 FORCED_OPENINGS = {plan.name: "--first-move " + plan.start[0]
                    + (" --mistake" if plan.after_mistakes else "")
                    for plan in strategy.STRATEGIES if plan.winner == WHITE}
+# White after the centre: rung name -> the opponent's own rung, Black opening at the centre.
+CENTRE_RUNGS = {"centre-" + name: name
+                for name in ("agent-bare", "plain-uct", "alphabeta4", "gnugo", "previous")}
+CENTRE_OPTIONS = ("--first-move", "2,2")  # for the built-in players, which may open elsewhere
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
-         "previous", "gnugo"] + sorted(FORCED_OPENINGS)
+         "previous", "gnugo"] + sorted(FORCED_OPENINGS) + list(CENTRE_RUNGS)
+# The rungs where the agent is White in every game.
+WHITE_RUNGS = frozenset(FORCED_OPENINGS) | frozenset(CENTRE_RUNGS)
 AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
 GNUGO_ARGS = "--mode gtp --level 10"
 GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
@@ -90,6 +100,8 @@ def plain_uct_move_cpu(move_cpu, game_cpu):
 
 
 def opponent_spec(rung, args):
+    if rung in CENTRE_RUNGS:
+        return centre_spec(CENTRE_RUNGS[rung], args)
     if rung == "agent-bare":
         return agent_command(args.move_cpu, args.game_cpu, AGENT_BARE_ENV)
     if rung == "previous":
@@ -97,15 +109,28 @@ def opponent_spec(rung, args):
         return agent_command(args.move_cpu, args.game_cpu,
                              player=os.path.join(release, "my_player.py"))
     if rung == "plain-uct":
-        return "cmd:" + opponents.run_command(
-            sys.executable, "plain-uct", "--move-cpu",
-            "{:.3f}".format(plain_uct_move_cpu(args.move_cpu, args.game_cpu)))
+        return plain_uct_spec(args)
     if rung == "gnugo":
         return "gtp:{} {}".format(shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
     if rung in FORCED_OPENINGS:
         return "cmd:" + opponents.run_command(sys.executable, "alphabeta4",
                                               *FORCED_OPENINGS[rung].split())
     return rung
+
+
+def plain_uct_spec(args, *options):
+    return "cmd:" + opponents.run_command(
+        sys.executable, "plain-uct", "--move-cpu",
+        "{:.3f}".format(plain_uct_move_cpu(args.move_cpu, args.game_cpu)), *options)
+
+
+def centre_spec(name, args):
+    """The opponent of a centre rung: rung `name`'s, opening at the centre."""
+    if name == "plain-uct":
+        return plain_uct_spec(args, *CENTRE_OPTIONS)
+    if name == "alphabeta4":
+        return "cmd:" + opponents.run_command(sys.executable, "alphabeta4", *CENTRE_OPTIONS)
+    return opponent_spec(name, args)  # the agents and GNU Go open at the centre themselves
 
 
 def parse_rungs(text, default_games, scale):
@@ -138,7 +163,7 @@ def rung_games(ladder):
         if records:
             rung = os.path.basename(os.path.dirname(path))
             agent = min(records, key=lambda record: record["game"])[
-                "white" if rung in FORCED_OPENINGS else "black"]
+                "white" if rung in WHITE_RUNGS else "black"]
             yield rung, records, agent
 
 
@@ -222,7 +247,7 @@ def main(argv=None):
                            parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
                            move_wall=max(DEFAULT_MOVE_WALL, 4 * args.move_cpu), seed=args.seed,
                            out_dir=os.path.join(args.out, rung),
-                           a_colour=WHITE if rung in FORCED_OPENINGS else args.agent_colour)
+                           a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour)
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0
