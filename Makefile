@@ -12,8 +12,9 @@ GAMES ?= 2
 RUNS := runs
 
 .PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
-	test-ray lint match play serve bench bench-engine bench-solver ladder ladder-default book \
-	verify-book solve-all submission check-submission driver-match soak ringmaster clean
+	test-ray lint match play serve bench bench-engine bench-solver ladder ladder-default \
+	ladder-centre book verify-book solve-all submission check-submission driver-match soak \
+	ringmaster clean
 
 install: $(STAMP)
 
@@ -131,6 +132,14 @@ LADDER_DEFAULT_ARGS ?= --opponents previous:20,plain-uct:20,agent-bare:20,alphab
 	--parallel 1 --seed 3 --scale $(LADDER_SCALE)
 ladder-default: $(STAMP) gnugo
 	$(LG) ladder $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
+
+# White's yardstick after Black's centre (issue #32): 20 games a rung at the default budget, one
+# at a time, the agent White, then every game judged by the compiled solver (about 1.5 hours).
+LADDER_CENTRE_ARGS ?= --opponents centre-agent-bare:20,centre-gnugo:20,centre-alphabeta4:20,centre-plain-uct:20,centre-previous:20 \
+	--parallel 1 --seed 70
+ladder-centre: $(STAMP) gnugo solver
+	$(LG) ladder $(LADDER_CENTRE_ARGS) --out $(RUNS)/ladder-centre
+	$(LG) slips $(RUNS)/ladder-centre --json $(RUNS)/ladder-centre/slips.jsonl
 
 # The opening book: the winning side's whole strategy proven by the compiled solver: 97 jobs on
 # both cores (17 min), each saved as it ends, so an interrupted build resumes (BOOK_ARGS=--fresh
