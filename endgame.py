@@ -33,7 +33,7 @@ from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, p
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
 # the grader's Python 3.7, so proven play starts as early as the budget allows. When the proof
 # does not finish in time, MCTS takes the move. The proof's CPU by plies left is the reach
-# table of docs/benchmarks.md (tools/solver_reach.py).
+# table of docs/benchmarks.md (`littlego solver-reach`).
 EXACT_PLIES_LEFT = 14
 # CPU allowed for refining a proven result into exact margins (for the pass rule).
 MARGIN_SEARCH_CPU = 1.5

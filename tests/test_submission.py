@@ -9,7 +9,7 @@ with every move's CPU, the whole process tree's, measured from outside by
 littlego/grader/cpu_meter.py, within its budget.
 
 The games under the course driver (one per colour, and the 20-game match of about 3 minutes)
-are marked `slow`, which pytest.ini leaves out: run them with `make test-slow` or
+are marked `slow`, which pyproject.toml's pytest settings leave out: run them with `make test-slow` or
 `pytest -m slow tests/test_submission.py`.
 """
 

@@ -199,7 +199,7 @@ def synthetic_book(path, records, position, move):
     committed = opening_book.read()
     opening_book.write(path, answers, {
         "answered_plies": {colour: committed.answered_plies(colour) for colour in opening_book.COLOURS},
-        "built_with": {"by": "littlego/bench/report.py", "records": "random", "seed": BOOK_BENCH_SEED}})
+        "built_with": {"by": "littlego bench", "records": "random", "seed": BOOK_BENCH_SEED}})
 
 
 def book_move_cpu(python, bundle_dir, position, repeats):

@@ -139,7 +139,7 @@ def main(argv=None):
     cpu = sum(results[job][1]["cpu"] for job in all_jobs)
     opening_book.write(args.out, book, {
         "answered_plies": ANSWERED_PLIES,
-        "built_with": {"by": "littlego/solver/build_book.py", "table_bits": args.table_bits,
+        "built_with": {"by": "littlego book", "table_bits": args.table_bits,
                        "strategies": {plan.name: plan.last_ply
                                       for plan in strategy.STRATEGIES}}},
         provenance={"first_move": FIRST_MOVE_SOURCE, "cpu_seconds": round(cpu, 1),
