@@ -15,7 +15,7 @@ CPU, and whether Black opened at the centre at all.
 `main` judges the rungs of a ladder directory where the agent is White after the centre
 (`ladder.CENTRE_RUNGS`) and prints, per rung, the agent's wins, how many distinct games were
 played, the plies of Black's first slips, and the games in which White kept every win it was
-given; with --json, one line per game.
+given; with --json, one line per game (its verdict and the moves up to Black's first slip).
 """
 
 import argparse
@@ -118,8 +118,11 @@ def main(argv=None):
             for record in records:
                 verdict = judge_game(game_moves(record), book, prover, args.cpu)
                 verdicts.append(verdict)
+                # The moves up to Black's first slip: which of White's tries it answered.
+                upto = record["moves"][:verdict.first_slip or 0]
                 lines.append(json.dumps(dict(verdict._asdict(), rung=rung, game=record["game"],
-                                             agent_won=record["winner_name"] == agent)))
+                                             agent_won=record["winner_name"] == agent,
+                                             line_to_slip=upto)))
             summaries.append(rung_summary(rung, verdicts, records, agent))
     if args.json:
         with open(args.json, "w") as handle:
