@@ -8,6 +8,7 @@ and the fast commands load nothing else. The referee's modes (`play`, `match`, `
 """
 
 import collections
+import signal
 import sys
 
 Command = collections.namedtuple("Command", "module mode summary example")
@@ -124,6 +125,9 @@ def run(name, argv):
 
 
 def main(argv=None):
+    # A closed pipe (`littlego ... | head`) ends the command quietly, as it does a Unix tool,
+    # instead of a traceback; Python ignores SIGPIPE unless told.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in HELP_FLAGS or argv[0] == "help":
         print(usage())
