@@ -23,7 +23,7 @@ CHECK_SUBMISSION = os.path.join(HERE, "check_submission.sh")
 
 def meter_command(python, log_path):
     """The shell words that run a player's command inside the CPU meter, logging to `log_path`."""
-    return " ".join(shlex.quote(word) for word in (python, CPU_METER, log_path, OUTPUT_FILE))
+    return " ".join(shlex.quote(str(word)) for word in (python, CPU_METER, log_path, OUTPUT_FILE))
 
 
 def main(argv=None):
