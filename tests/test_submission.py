@@ -27,10 +27,10 @@ import pytest
 import agent
 import go_board
 import opening_book
+from littlego import opponents
 from littlego.grader import COURSE_DRIVER, bundle, environment, meter_command
 
-from referee_support import (EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, RANDOM_PLAYER, REPO_ROOT,
-                             input_text)
+from referee_support import EMPTY, HOST, LAST_PLY, LAST_PLY_BEFORE, REPO_ROOT, input_text
 
 # A small budget keeps the match affordable.
 MOVE_CPU = 0.75
@@ -351,7 +351,7 @@ def play_driver_game(game_dir, env, our_colour, seed):
     """One game of the bundle against the random player; returns (winner, stderr, moves)."""
     log = game_dir.parent / "moves-{}-{}.jsonl".format(our_colour, seed)
     ours = "{} python3 my_player3.py".format(meter_command("python3", log))
-    random_player = "python3 " + RANDOM_PLAYER
+    random_player = opponents.run_command("python3", "random")  # seeded by LITTLEGO_SEED
     black, white = (ours, random_player) if our_colour == go_board.BLACK else (random_player, ours)
     env = dict(env, LITTLEGO_SEED=str(seed), LITTLEGO_MOVE_CPU=str(MOVE_CPU))
     done = subprocess.run(["sh", COURSE_DRIVER, black, white, HOST], cwd=str(game_dir), env=env,
