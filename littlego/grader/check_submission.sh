@@ -6,9 +6,9 @@
 #   SUBMISSION=DIR  the bundle's directory (default dist/submission)
 #   PYTHON37=PATH   the Python 3.7 to play on (default: `littlego grader-python`)
 #
-# The game directory is a new, empty temporary one that receives only the submission's files,
-# course_driver.sh, and host.py with the referee package it imports (and course_io, which the
-# judge reads its files with). The grader's environment is littlego.grader.environment's, as in
+# The game directory is a new, empty temporary one that receives only the submission's files
+# and course_driver.sh; the judge is the checkout's host.py, run by its path (copied beside the
+# bundle, its package would shadow the checkout's for the opponent's `python3 -m`). The grader's environment is littlego.grader.environment's, as in
 # tests/test_submission.py: `python3` is Python 3.7, numpy and psutil cannot be imported, the
 # player gets none of its settings and no seed. Our player runs as `python3 my_player3.py`
 # inside cpu_meter.py, which records each move's CPU for the whole process tree, workers
@@ -30,11 +30,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/game/littlego/referee"
-cp "$submission"/* "$work/game/"
-cp "$here/course_driver.sh" "$repo/host.py" "$repo/course_io.py" "$work/game/"
-cp "$repo/littlego/__init__.py" "$work/game/littlego/"
-cp "$repo"/littlego/referee/*.py "$work/game/littlego/referee/"
+mkdir -p "$work/game"
+cp "$submission"/* "$here/course_driver.sh" "$work/game/"
 # The grader's environment; the checks at the end run outside it, on this machine's python3.
 host_python=$(command -v python3)
 grader=$(PYTHONPATH="$repo" python3 -m littlego.grader.environment env "$work" ${PYTHON37:+--python "$PYTHON37"}) || exit 2
@@ -50,9 +47,9 @@ for colour in 1 2; do
     while [ "$game" -le "$games" ]; do
         theirs="PYTHONPATH='$repo' python3 -m littlego.opponents.run random --seed $colour$game"
         if [ "$colour" = 1 ]; then
-            winner=$(sh course_driver.sh "$ours" "$theirs" host.py 2>>"$work/games.log")
+            winner=$(sh course_driver.sh "$ours" "$theirs" "$repo/host.py" 2>>"$work/games.log")
         else
-            winner=$(sh course_driver.sh "$theirs" "$ours" host.py 2>>"$work/games.log")
+            winner=$(sh course_driver.sh "$theirs" "$ours" "$repo/host.py" 2>>"$work/games.log")
         fi
         if [ "$winner" = "$colour" ]; then
             [ "$colour" = 1 ] && wins_black=$((wins_black + 1))
@@ -69,6 +66,6 @@ done
 echo "as Black: $wins_black/$games wins; as White: $wins_white/$games wins;" \
      "$(($(date +%s) - started)) s"
 echo "games ended by score: $(grep -c '^Game end (score: ' "$work/games.log") of $((2 * games))"
-PYTHONPATH="$repo" "$host_python" -m littlego.grader.environment moves "$work/moves.jsonl"
+cd "$work" && PYTHONPATH="$repo" "$host_python" -m littlego.grader.environment moves "$work/moves.jsonl"
 moves_ok=$?
 [ "$moves_ok" = 0 ] && [ "$wins_black" = "$games" ] && [ "$wins_white" = "$games" ]
