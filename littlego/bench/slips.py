@@ -26,9 +26,9 @@ import go_board
 import opening_book
 from littlego import solver
 from littlego.bench import ladder
+from littlego.solver.strategy import CENTRE
 
 Verdict = collections.namedtuple("Verdict", "centre first_slip thrown unproven")
-CENTRE = go_board.from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
 DEFAULT_CPU = 300.0  # per proof; a ply-4 proof of a loss is the longest (the whole game's tree)
 
 
