@@ -8,6 +8,7 @@ and the fast commands load nothing else. The referee's modes (`play`, `match`, `
 """
 
 import collections
+import importlib
 import signal
 import sys
 
@@ -109,7 +110,6 @@ def usage():
 
 def run(name, argv):
     """Run subcommand `name` on `argv`; its exit code."""
-    import importlib
     command = COMMANDS[name]
     module = importlib.import_module(command.module)
     # argparse names the program after sys.argv[0]: "littlego NAME", or for the referee's
