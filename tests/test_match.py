@@ -355,6 +355,26 @@ def test_gnu_go_plays_legal_games_under_our_referee():
         replay(record["moves"])
 
 
+def test_near_best_keeps_the_moves_worth_three_quarters_of_the_best():
+    from littlego.referee.gtp_player import near_best
+    listed = [("D4", 39.66), ("B4", 39.66), ("D3", 30.0), ("B3", 22.68)]
+    assert near_best(listed) == ["D4", "B4", "D3"]
+    assert near_best([]) == []
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+def test_gnu_go_varied_opens_at_the_centre_and_its_seeded_games_differ():
+    spec = "gtp-vary:{} --mode gtp --level 1".format(GNUGO)
+    result = run_match(spec, "first", games=4, a_colour=rules.BLACK, **FAST)
+    games = [tuple(record["moves"]) for record in result.records]
+    for moves in games:
+        replay(moves)
+        assert moves[0] == "2,2"
+    assert len(set(games)) > 1
+    again = run_match(spec, "first", games=4, a_colour=rules.BLACK, **FAST)
+    assert [tuple(record["moves"]) for record in again.records] == games
+
+
 # ---- human play ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, action", [("2,2", (2, 2)), (" 1 , 3 ", (1, 3)), ("4 0", (4, 0)),

@@ -25,7 +25,8 @@ The rungs (`RUNGS`):
 - centre-agent-bare, -plain-uct, -alphabeta4, -gnugo, -previous: White's yardstick after the
   centre, the game strong opponents give us: the opponent is Black and opens at the centre (the
   agents and GNU Go choose it; plain-uct and alphabeta4 are forced to), then plays on as itself,
-  seeded per game; the agent White in every game, lost against perfect play. `littlego slips`
+  seeded per game (GNU Go, deterministic, draws its moves at plies 3 and 5 among its own
+  near-best by the game's seed: gtp-vary); the agent White in every game, lost against perfect play. `littlego slips`
   then judges every game with the compiled solver: Black's first slip, White's wins kept.
 Held out: nothing the agent plays was learned from or tuned on games against any of these
 (docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
@@ -48,6 +49,7 @@ from go_board import MAX_PLY, WHITE
 from littlego import opponents
 from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
 from littlego.referee.match import run_match
+from littlego.referee.players import GTP_PREFIX, GTP_VARY_PREFIX
 from littlego.referee.protocol import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU
 from littlego.referee.stats import percentile, summary_rows, wilson_interval
 from littlego.solver import strategy
@@ -111,7 +113,7 @@ def opponent_spec(rung, args):
     if rung == "plain-uct":
         return plain_uct_spec(args)
     if rung == "gnugo":
-        return "gtp:{} {}".format(shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
+        return gnugo_spec(GTP_PREFIX)
     if rung in FORCED_OPENINGS:
         return "cmd:" + opponents.run_command(sys.executable, "alphabeta4",
                                               *FORCED_OPENINGS[rung].split())
@@ -130,7 +132,13 @@ def centre_spec(name, args):
         return plain_uct_spec(args, *CENTRE_OPTIONS)
     if name == "alphabeta4":
         return "cmd:" + opponents.run_command(sys.executable, "alphabeta4", *CENTRE_OPTIONS)
+    if name == "gnugo":  # deterministic: its games differ only by its drawn early moves
+        return gnugo_spec(GTP_VARY_PREFIX)
     return opponent_spec(name, args)  # the agents and GNU Go open at the centre themselves
+
+
+def gnugo_spec(prefix):
+    return "{}{} {}".format(prefix, shutil.which("gnugo") or GNUGO_DEBIAN_PATH, GNUGO_ARGS)
 
 
 def parse_rungs(text, default_games, scale):

@@ -18,7 +18,8 @@ DEFAULT_GAMES = 10
 EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
 
 PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND' run once "
-               "per move with input.txt/output.txt, or 'gtp:COMMAND' for a GTP engine; "
+               "per move with input.txt/output.txt, 'gtp:COMMAND' for a GTP engine, or "
+               "'gtp-vary:COMMAND' (its early moves drawn among its near-best); "
                "commands run in the game's directory, so give absolute paths")
 
 

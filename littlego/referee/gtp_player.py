@@ -5,9 +5,16 @@ Start at `GtpPlayer.move`. The engine lives for one game in its own session: it 
 seen with `play` and asks `genmove`. Only the engine's answer is trusted: our referee judges
 it (legality, ko, the 24-ply end, stones-only scoring), so `resign`, an illegal point or an
 unparsable answer loses like bad output, and the per-move limits are those of command players.
+
+A deterministic engine (GNU Go: its `--seed` changes nothing on 5x5) plays one game again and
+again against a fixed opponent. With `vary_moves` (the `gtp-vary:` spec), its own moves 2 to
+1 + vary_moves are drawn instead, seeded by the game's seed, among its own near-best choices:
+the moves `top_moves_<colour>` lists with a value of at least VARY_VALUE_SHARE of the best's.
+Its first move stays its own (GNU Go opens at the centre).
 """
 
 import os
+import random
 import select
 import subprocess
 import time
@@ -20,9 +27,13 @@ from littlego.referee.protocol import END_RESIGN, END_TIME, Player, Turn, time_l
 # GTP columns skip the letter I; rows count from the bottom, starting at 1.
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 COLOUR_LETTERS = {rules.BLACK: "b", rules.WHITE: "w"}
+COLOUR_WORDS = {rules.BLACK: "black", rules.WHITE: "white"}
 GTP_PASS = "pass"
 GTP_RESIGN = "resign"
 QUIT_GRACE_SECONDS = 1.0
+# A varied move is drawn among the listed moves worth at least this share of the best one.
+VARY_VALUE_SHARE = 0.75
+TOP_MOVES_COMMAND = "top_moves_{}"  # GNU Go's extension: "vertex value vertex value ..."
 READ_CHUNK = 4096
 
 
@@ -53,9 +64,12 @@ def from_vertex(vertex):
 class GtpPlayer(Player):
     """One engine process per game; a failure to set it up aborts the match (GtpError)."""
 
-    def __init__(self, name, command, limits):
+    def __init__(self, name, command, limits, vary_moves=0):
         Player.__init__(self, name, limits)
         self._command = command
+        self._vary_moves = vary_moves
+        self._rng = None
+        self._own_moves = 0
         self._process = None
         self._meter = None
         self._seen = 0  # how many moves of the game the engine has been told
@@ -68,6 +82,8 @@ class GtpPlayer(Player):
                                                stdout=subprocess.PIPE)
         self._seen = 0
         self._buffer = b""
+        self._rng = random.Random(seed)
+        self._own_moves = 0
         started = time.perf_counter()
         try:
             for command in ("boardsize {}".format(rules.SIZE), "komi {}".format(rules.KOMI),
@@ -84,13 +100,16 @@ class GtpPlayer(Player):
                 self._ask("play {} {}".format(COLOUR_LETTERS[colour], to_vertex(action)),
                           cpu_before, started)
             self._seen = len(history)
-            answer = self._ask("genmove " + COLOUR_LETTERS[game_input.colour], cpu_before,
-                               started)
+            answer = self._varied_move(game_input.colour, cpu_before, started)
+            if answer is None:
+                answer = self._ask("genmove " + COLOUR_LETTERS[game_input.colour], cpu_before,
+                                   started)
         except GtpError as error:
             return self._turn(None, cpu_before, started, judge.END_BAD_OUTPUT, str(error))
         except _OverLimit:
             return self._turn(None, cpu_before, started, END_TIME, None)
         self._seen += 1  # the engine played its own move on its board
+        self._own_moves += 1
         if answer.lower() == GTP_RESIGN:
             return self._turn(None, cpu_before, started, END_RESIGN, "the engine resigned")
         try:
@@ -98,6 +117,19 @@ class GtpPlayer(Player):
         except GtpError as error:
             return self._turn(None, cpu_before, started, judge.END_BAD_OUTPUT, str(error))
         return self._turn(course_io.format_output(action), cpu_before, started, None, None)
+
+    def _varied_move(self, colour, cpu_before, started):
+        """A vertex drawn among the engine's near-best moves and played on its board, or None
+        (not a varied move, or the engine lists none)."""
+        if not 1 <= self._own_moves <= self._vary_moves:
+            return None
+        listed = self._ask(TOP_MOVES_COMMAND.format(COLOUR_WORDS[colour]), cpu_before, started).split()
+        choices = near_best(list(zip(listed[::2], map(float, listed[1::2]))))
+        if not choices:
+            return None
+        vertex = self._rng.choice(choices)
+        self._ask("play {} {}".format(COLOUR_LETTERS[colour], vertex), cpu_before, started)
+        return vertex
 
     def _turn(self, line, cpu_before, started, failure, detail):
         cpu = self._meter.sample() - cpu_before
@@ -148,6 +180,15 @@ class GtpPlayer(Player):
         self._process.stdin.close()
         self._process.stdout.close()
         self._process = None
+
+
+def near_best(listed):
+    """The vertices of `listed` ([(vertex, value)], best first) worth at least VARY_VALUE_SHARE
+    of the best's value."""
+    if not listed:
+        return []
+    best = listed[0][1]
+    return [vertex for vertex, value in listed if value >= VARY_VALUE_SHARE * best]
 
 
 class _OverLimit(Exception):

@@ -5,7 +5,9 @@
   `choose_move(go_board.Position)` returns a point 0..24 or go_board.PASS; run in-process;
 - `cmd:<shell command>`: the course protocol, a fresh process per move in the player's own
   directory, which gets input.txt and loses output.txt before each call (see proctree);
-- `gtp:<command>`: a GTP engine such as GNU Go (see gtp_player.py).
+- `gtp:<command>`: a GTP engine such as GNU Go (see gtp_player.py);
+- `gtp-vary:<command>`: the same, its moves 2 to 1 + VARY_MOVES drawn by the game's seed among
+  its own near-best choices (gtp_player.near_best), so that a deterministic engine's games differ.
 
 Every player follows the protocol of player.py (`Player`, `Turn`, `MoveLimits`).
 """
@@ -20,6 +22,8 @@ from littlego.referee.protocol import END_TIME, Player, Turn, time_limit_failure
 
 CMD_PREFIX = "cmd:"
 GTP_PREFIX = "gtp:"
+GTP_VARY_PREFIX = "gtp-vary:"
+VARY_MOVES = 2  # Black's plies 3 and 5 (White's 4 and 6)
 LOG_SUFFIX = ".log"
 
 
@@ -112,11 +116,12 @@ def make_player(spec, limits, builtin_players=None):
     """A player from its spec; `builtin_players` replaces opponents.BUILTIN_PLAYERS (tests)."""
     if spec.startswith(CMD_PREFIX):
         return CommandPlayer(spec, spec[len(CMD_PREFIX):], limits)
-    if spec.startswith(GTP_PREFIX):
-        from littlego.referee.gtp_player import GtpPlayer
-        return GtpPlayer(spec, spec[len(GTP_PREFIX):], limits)
+    for prefix, vary_moves in ((GTP_PREFIX, 0), (GTP_VARY_PREFIX, VARY_MOVES)):
+        if spec.startswith(prefix):
+            from littlego.referee.gtp_player import GtpPlayer
+            return GtpPlayer(spec, spec[len(prefix):], limits, vary_moves)
     factories = load_builtin_players() if builtin_players is None else builtin_players
     if spec not in factories:
-        raise ValueError("unknown player {!r}: use one of {}, or cmd:COMMAND or gtp:COMMAND"
-                         .format(spec, ", ".join(sorted(factories))))
+        raise ValueError("unknown player {!r}: use one of {}, or cmd:COMMAND, gtp:COMMAND or "
+                         "gtp-vary:COMMAND".format(spec, ", ".join(sorted(factories))))
     return BuiltinPlayer(spec, factories[spec], limits)
