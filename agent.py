@@ -75,9 +75,12 @@ LOG_AGENT_KEY = "agent"
 # A source that rests on a proof says so: `proven` is PROVEN_WIN or PROVEN_LOSS for the mover
 # (the winning pass and the centre rule: a win; the exact search: either, a loss played as its
 # `best_try`: true), and `margin` the final margin in points for the mover (komi included) when
-# it is known. MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
+# it is known. A best try (the exact search's, or the book's repertoire after Black's centre)
+# says what it asks of the opponent (`try_details`): `opponent_wins` of its `opponent_moves`
+# legal replies still win for it, and `summary` says so in words ("lost: Black must find 1 of
+# 19 moves"). MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
 # "share": visit share, "value": mean value for the mover, "proven": the solver's proof, if any}.
-# A book answer claims nothing: `lookup` reads the move alone.
+# A book answer that wins claims nothing more (details {}); a book try is a proven loss.
 Decision = collections.namedtuple("Decision", "move source details")
 SOURCE_NO_PLACEMENT = "no placement"
 SOURCE_WINNING_PASS = "winning pass"
@@ -241,11 +244,30 @@ def searched_move(position, children):
     return core.best_action(placements) if placements else None
 
 
-def exact_details(exact):
+def lost_summary(opponent, opponent_wins, opponent_moves):
+    """The words for what a try asks: "lost: Black must find 1 of 19 moves"."""
+    if opponent_wins is None:
+        return "lost: the game ends"
+    return "lost: {} must find {} of {} move{}".format(
+        go_board.COLOUR_NAMES[opponent], opponent_wins, opponent_moves,
+        "" if opponent_moves == 1 else "s")
+
+
+def try_details(position, move, opponent_wins):
+    """The details of a best try `move` in the proven loss `position`, after which
+    `opponent_wins` of the opponent's replies win (None: the game ends)."""
+    after = position.play(move)
+    opponent_moves = 0 if after.is_over else len(after.legal_moves())
+    return {"proven": PROVEN_LOSS, "best_try": True, "opponent_wins": opponent_wins,
+            "opponent_moves": opponent_moves,
+            "summary": lost_summary(after.to_move, opponent_wins, opponent_moves)}
+
+
+def exact_details(position, exact):
     """The details of a decision of the exact search (an `endgame.ExactMove`)."""
-    details = {"proven": exact.proven}
     if exact.proven == PROVEN_LOSS:
-        details["best_try"] = True
+        return try_details(position, exact.move, exact.opponent_wins)
+    details = {"proven": exact.proven}
     if exact.margin is not None:
         details["margin"] = exact.margin
     return details
@@ -266,10 +288,12 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
-    move = settings.book.lookup(position)
+    entry = settings.book.entry(position)
     # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
-    if move == PASS or move in placements:
-        return Decision(move, SOURCE_BOOK, {})
+    if entry is not None and (entry.move == PASS or entry.move in placements):
+        details = {} if not entry.opponent_wins else try_details(position, entry.move,
+                                                                 entry.opponent_wins)
+        return Decision(entry.move, SOURCE_BOOK, details)
     if settings.use_solver:
         # The solver's share never eats the floor MCTS needs if the solver gives up.
         left = budget_end - tree_cpu_seconds()
@@ -277,7 +301,7 @@ def choose_move(position, budget_end, settings, solver_table=None):
         deadline = time.process_time() + max(solver_cpu, 0.0)
         exact = endgame.choose_endgame_move(position, deadline, solver_table)
         if exact is not None:
-            return Decision(exact.move, SOURCE_EXACT, exact_details(exact))
+            return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
     move, details = search_move(position, budget_end, settings)
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
 

@@ -60,8 +60,14 @@ NO_NODE_CAP = 1 << 62
 PROVEN_WIN, PROVEN_LOSS = "win", "loss"
 # What `choose_endgame_move` decides: `move`; `proven`, PROVEN_WIN or PROVEN_LOSS (then `move`
 # is the best try); `margin`, the final margin in points for the mover under perfect play
-# (komi included), or None when the margin search did not finish (always for a loss).
-ExactMove = collections.namedtuple("ExactMove", "move proven margin")
+# (komi included), or None when the margin search did not finish (always for a loss);
+# `opponent_wins`, for a best try, how many of the opponent's replies still win for it (None
+# for a win, or when the try ends the game).
+ExactMove = collections.namedtuple("ExactMove", "move proven margin opponent_wins",
+                                   defaults=(None,))
+# A try that ends the game lost leaves nothing to get wrong: it counts as more winning replies
+# than a position can have.
+ENDS_LOST = go_board.NUM_POINTS + 2
 
 
 class OutOfTime(Exception):
@@ -349,19 +355,21 @@ class ExactSolver(object):
         return best_point, best_margin
 
     def best_try(self, position):
-        """The move to play in a position proven lost, or None when time ran out first.
+        """`(move, opponent_wins)` in a position proven lost, or None when time ran out first.
 
-        The move leaving the opponent the fewest winning replies (the most ways to go wrong);
-        ties go to the earlier move in search order (captures, then the moves that refuted most
-        often, PASS last). Counting a move's replies stops once it has as many as the best so
-        far. When the deadline passes, the best move among those fully counted is returned.
+        The move leaving the opponent the fewest winning replies (the most ways to go wrong),
+        and how many it leaves (None when even the best ends the game); ties go to the earlier
+        move in search order (captures, then the moves that refuted most often, PASS last). A
+        pass that ends the game leaves none to get wrong, so it comes last (ENDS_LOST).
+        Counting a move's replies stops once it has as many as the best so far. When the
+        deadline passes, the best move among those fully counted is returned.
         """
         best, fewest = None, None
         try:
             for move, child in self.root_moves(position):
                 after = position.play(move)
-                count = 0
-                if child is not None:  # else the pass ends the game: no reply to get wrong
+                count = 0 if child is not None and not after.is_over else ENDS_LOST
+                if count == 0:
                     for _, grandchild in self.root_moves(after):
                         if self.move_wins(after, grandchild):
                             count += 1
@@ -371,7 +379,9 @@ class ExactSolver(object):
                     best, fewest = move, count
         except OutOfTime:
             pass
-        return best
+        if best is None:
+            return None
+        return best, None if fewest == ENDS_LOST else fewest
 
 
 def winning_pass(position):
@@ -406,7 +416,8 @@ def choose_endgame_move(position, cpu_deadline=None, table=None):
         return None
     if winner is None:
         best_try = solver.best_try(position)
-        return None if best_try is None else ExactMove(best_try, PROVEN_LOSS, None)
+        return None if best_try is None else ExactMove(best_try[0], PROVEN_LOSS, None,
+                                                       best_try[1])
     margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
     if cpu_deadline is None or margin_deadline < cpu_deadline:
         solver.cpu_deadline = margin_deadline

@@ -1,9 +1,14 @@
 """Opening book: answers without search, stored packed and looked up in place.
 
 Start at `read` (the header only: how many records, and through which ply the book answers
-everything our book play reaches, per colour) and `Book.lookup` (a binary search over the
+everything our book play reaches, per colour) and `Book.entry` (a binary search over the
 records on disk: a move reads about twenty records, never the whole file). `write` is the only
 writer; `position_key` and `record` say what a record means.
+
+An answer is an `Entry`: the move, and how many of the opponent's replies after it win for the
+opponent (`opponent_wins`). 0 is a proven win for the mover: the winning side's strategy. More
+is a proven loss played as a try: White's repertoire after Black's centre, the move that leaves
+Black the fewest winning replies (littlego/solver/repertoire.py), so "Black must find 1 of 19".
 
 The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt files only):
 - line 1: a JSON object, the header, then "\\n": {"format": FORMAT, "version": VERSION,
@@ -12,7 +17,7 @@ The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt fil
   through which the book answers every position our book play can reach (the time manager
   counts our moves up to it as free); `built_with` is a small note on the build.
 - then N records of `record_chars` ASCII characters each, no separators, sorted ascending.
-  A record is one integer, `key * MOVES + move`, written in base 64 with DIGITS, most
+  A record is one integer, `(key * MOVES + move) * REPLY_COUNTS + opponent_wins`, written in base 64 with DIGITS, most
   significant digit first, padded on the left with DIGITS[0]. DIGITS is in ASCII order, so
   the records sort as text exactly as they do as numbers.
 - `key` of a position (`position_key`): the smallest, over the 8 board symmetries, of
@@ -24,7 +29,9 @@ The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt fil
   stones, ply and state reached in another order) share a key and an answer.
 - `move`: the answer in the frame of the minimising symmetry (the lowest-numbered one when
   several give the smallest key), 0..24 a point, 25 (go_board.PASS) a pass; `lookup` maps it
-  back to the position's own frame. 3**25 * 24 * 27 * 26 < 64**9: RECORD_CHARS = 9.
+  back to the position's own frame.
+- `opponent_wins`: 0..MOVES, the opponent's winning replies after the move (0: it wins).
+  3**25 * 24 * 27 * 26 * 27 < 64**10: RECORD_CHARS = 10.
 How the book was built (what proved its answers, at what cost) is kept offline in a sidecar
 beside the book (`provenance_path`: `opening_book.provenance.json`), which `write` writes when
 given and nothing on the per-move path reads.
@@ -33,6 +40,7 @@ A missing, corrupt or oversized book is one line on stderr and an empty book (NO
 record whose move is illegal in the position is no answer.
 """
 
+import collections
 import json
 import os
 import stat
@@ -47,14 +55,15 @@ BOOK_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opening_bo
 # __file__ directly, so the submission does not bundle it).
 PROVENANCE_SUFFIX = ".provenance.json"
 FORMAT = "littlego-book"
-VERSION = 2
+VERSION = 3
 MOVES = NUM_POINTS + 1  # the points, then go_board.PASS
+REPLY_COUNTS = MOVES + 1  # an answer's opponent_wins: 0..MOVES
 STATES = 2 + NUM_POINTS  # normal, a pass ends the game, then one per ko-banned point
 STATE_NORMAL, STATE_PASS_ENDS_GAME, STATE_KO_BAN = 0, 1, 2
 DIGITS = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
 BASE = len(DIGITS)
 DIGIT_VALUES = {char: value for value, char in enumerate(DIGITS)}
-CODE_LIMIT = 3 ** NUM_POINTS * MAX_PLY * STATES * MOVES  # every code is below this
+CODE_LIMIT = 3 ** NUM_POINTS * MAX_PLY * STATES * MOVES * REPLY_COUNTS  # every code is below
 RECORD_CHARS = next(width for width in range(1, 32) if BASE ** width >= CODE_LIMIT)
 COLOURS = (go_board.BLACK, go_board.WHITE)
 # A larger book is refused: the grader's limit is on the whole submission, bundle and book
@@ -63,6 +72,9 @@ MAX_BOOK_BYTES = course_io.MAX_SUBMISSION_BYTES
 MAX_HEADER_BYTES = 4096
 MAX_REASON_CHARS = 200
 ROW_SHIFT = 3 ** SIZE
+# A book answer: the move in the position's frame, and the opponent's winning replies after it
+# (0: the move wins; more: a try in a lost position).
+Entry = collections.namedtuple("Entry", "move opponent_wins")
 
 
 def _spread3():
@@ -149,15 +161,26 @@ def header_text(records, header_fields):
     return text
 
 
-def write(path, answers, header_fields, provenance=None):
-    """Write the book: `answers` {key: move in the key's frame} (see `record`), the header's
-    `answered_plies` ({colour: ply}) and `built_with` in `header_fields`; `provenance`, a JSON
-    object, goes to the sidecar. Atomic; the same arguments give the same bytes."""
-    for key, move in answers.items():
+def write(path, answers, header_fields, provenance=None, tries=None):
+    """Write the book: `answers` {key: move in the key's frame} (see `record`: proven wins),
+    `tries` {key: (move in the key's frame, the opponent's winning replies, 1..MOVES)} (proven
+    losses; a key in both is refused), the header's `answered_plies` ({colour: ply}) and
+    `built_with` in `header_fields`; `provenance`, a JSON object, goes to the sidecar. Atomic;
+    the same arguments give the same bytes."""
+    entries = {key: (move, 0) for key, move in answers.items()}
+    for key, (move, opponent_wins) in (tries or {}).items():
+        if key in entries:
+            raise ValueError("key {} is both a win and a try".format(key))
+        if not (isinstance(opponent_wins, int) and 1 <= opponent_wins <= MOVES):
+            raise ValueError("key {}: {!r} winning replies is not 1..{}".format(
+                key, opponent_wins, MOVES))
+        entries[key] = move, opponent_wins
+    for key, (move, _) in entries.items():
         if not (isinstance(move, int) and 0 <= move < MOVES):
             raise ValueError("key {}: move {!r} is not 0..{}".format(key, move, MOVES - 1))
-    records = "".join(encode(key * MOVES + answers[key]) for key in sorted(answers))
-    text = header_text(len(answers), header_fields) + records
+    records = "".join(encode((key * MOVES + entries[key][0]) * REPLY_COUNTS + entries[key][1])
+                      for key in sorted(entries))
+    text = header_text(len(entries), header_fields) + records
     if len(text) > MAX_BOOK_BYTES:
         raise ValueError("the book would be {} bytes, over {}".format(len(text), MAX_BOOK_BYTES))
     if provenance is not None:
@@ -183,20 +206,27 @@ class Book(object):
         return self.answered.get(colour, 0) if self.records else 0
 
     def lookup(self, position):
-        """The book's move for `position`, in its own frame, or None (no record, an illegal
-        move, or a file that went bad since `read`: one line on stderr)."""
+        """The book's proven winning move for `position`, in its own frame, or None (no
+        winning entry: see `entry`, which gives tries too)."""
+        found = self.entry(position)
+        return None if found is None or found.opponent_wins else found.move
+
+    def entry(self, position):
+        """The book's `Entry` for `position`, its move in the position's own frame, or None (no
+        record, an illegal move, or a file that went bad since `read`: one line on stderr)."""
         if not self.records:
             return None
         key, symmetry = position_key(position)
         try:
-            code = self._first_at_least(key * MOVES)
+            code = self._first_at_least(key * MOVES * REPLY_COUNTS)
         except (IOError, OSError, ValueError) as error:
             _complain(self.path, error)
             return None
-        if code is None or code // MOVES != key:
+        if code is None or code // (MOVES * REPLY_COUNTS) != key:
             return None
-        move = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][code % MOVES]
-        return move if position.is_legal(move) else None
+        answer, opponent_wins = divmod(code, REPLY_COUNTS)
+        move = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][answer % MOVES]
+        return Entry(move, opponent_wins) if position.is_legal(move) else None
 
     def _first_at_least(self, code):
         """The smallest record code >= `code`, or None: a binary search, one read per probe."""

@@ -16,6 +16,7 @@ import pytest
 import agent
 import endgame
 import go_board
+import opening_book
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord
 from littlego.bench.positions import game_positions
 from mcts import core, parallel
@@ -73,12 +74,14 @@ class FixedBook(object):
     """A stand-in for opening_book.Book: the same answer everywhere, free through the given
     plies ({colour: ply})."""
 
-    def __init__(self, answer, answered=None):
+    def __init__(self, answer, answered=None, opponent_wins=0):
         self.answer = answer
         self.answered = answered or {}
+        self.opponent_wins = opponent_wins
 
-    def lookup(self, position):
-        return self.answer
+    def entry(self, position):
+        return None if self.answer is None else opening_book.Entry(self.answer,
+                                                                   self.opponent_wins)
 
     def answered_plies(self, colour):
         return self.answered.get(colour, 0)
@@ -91,7 +94,7 @@ def settings_with_book(book):
 
 
 def test_a_book_answer_that_is_not_a_legal_move_is_not_played():
-    # Book.lookup gives legal moves only; the agent checks again before playing.
+    # Book.entry gives legal moves only; the agent checks again before playing.
     settings = settings_with_book(FixedBook(from_coord(2, 2)))  # occupied
     decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
                                      settings)
@@ -106,7 +109,18 @@ def test_a_legal_book_answer_is_played_a_pass_too(answer):
     assert not endgame.winning_pass(AFTER_BLACK_CENTRE)
     decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
                                      settings_with_book(FixedBook(answer)))
-    assert (decision.move, decision.source) == (answer, agent.SOURCE_BOOK)
+    assert decision == agent.Decision(answer, agent.SOURCE_BOOK, {})
+
+
+def test_a_book_try_says_the_position_is_lost_and_what_it_asks_of_black():
+    # White to move at ply 4 (the centre, White's (1,2), Black's (1,1)): a book try (2,1)
+    # stored with Black's 2 winning replies; Black then has 22 legal moves (21 points, PASS).
+    position = AFTER_BLACK_CENTRE.play(from_coord(1, 2)).play(from_coord(1, 1))
+    decision = agent.choose_move(position, agent.tree_cpu_seconds() + 0.3,
+                                 settings_with_book(FixedBook(from_coord(2, 1), opponent_wins=2)))
+    assert decision == agent.Decision(from_coord(2, 1), agent.SOURCE_BOOK, {
+        "proven": "loss", "best_try": True, "opponent_wins": 2, "opponent_moves": 22,
+        "summary": "lost: Black must find 2 of 22 moves"})
 
 
 def test_black_never_passes_first_whatever_the_book_says():
@@ -213,10 +227,19 @@ def test_an_exact_win_whose_margin_search_ran_out_claims_the_win_alone(monkeypat
 def test_an_exact_loss_claims_the_loss_and_plays_the_best_try():
     position = Position.from_text(HOPELESS, BLACK, 23, previous=HOPELESS_BEFORE)
     assert not endgame.ExactSolver().mover_wins(position)
-    best_try = endgame.ExactSolver().best_try(position)
-    assert best_try is not None
+    # Every White reply wins after each Black move: 8 of 8 after the placements on row 3 and
+    # (4,4), 9 of 9 after the pass, 7 of 7 after (3,4) (the compiled solver counts the same).
+    assert endgame.ExactSolver().best_try(position) == (from_coord(3, 4), 7)
     assert decide_now(position) == agent.Decision(
-        best_try, agent.SOURCE_EXACT, {"proven": "loss", "best_try": True})
+        from_coord(3, 4), agent.SOURCE_EXACT,
+        {"proven": "loss", "best_try": True, "opponent_wins": 7, "opponent_moves": 7,
+         "summary": "lost: White must find 7 of 7 moves"})
+
+
+def test_the_words_of_a_try_name_the_opponent_and_count_its_moves():
+    assert agent.lost_summary(BLACK, 1, 19) == "lost: Black must find 1 of 19 moves"
+    assert agent.lost_summary(WHITE, 1, 1) == "lost: White must find 1 of 1 move"
+    assert agent.lost_summary(WHITE, None, 0) == "lost: the game ends"
 
 
 def test_the_search_claims_the_proofs_of_its_solver_for_each_candidate():

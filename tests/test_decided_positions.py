@@ -7,7 +7,9 @@ its CPU limits, no clock either:
 - source "book": the opening book answers (`opening_book.Book.lookup`), details {};
 - source "exact": the exact search decides (`endgame.choose_endgame_move`) and finishes, with
   its proof in the details ({"proven": "win", "margin": m} or {"proven": "loss",
-  "best_try": true}).
+  "best_try": true}). A try's details have since gained what it asks of the opponent
+  (`agent.try_details`): the stored details must be among the new ones, and the new keys are
+  those three and only on a try.
 Each position is stored with the decision the agent gave when the file was made (its move,
 source and details), and the test asks the current code for the same three: it pins how the
 agent plays, whatever the code's layout. MCTS moves (random, and bound to the CPU) are out of
@@ -94,6 +96,10 @@ def describe(index, entry):
         "\n".join(entry["previous"]), "\n".join(entry["current"]))
 
 
+# What a try's details say since they were stored (agent.try_details).
+TRY_KEYS = ("opponent_wins", "opponent_moves", "summary")
+
+
 # ---- the test ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("index", range(len(STORED)), ids=[
@@ -102,8 +108,16 @@ def describe(index, entry):
 def test_every_stored_position_is_decided_as_when_it_was_stored(index):
     entry = STORED[index]
     decision = decide(position_of(entry))
-    got = (go_board.move_to_text(decision.move), decision.source, decision.details)
+    kept = {key: value for key, value in decision.details.items() if key in entry["details"]}
+    got = (go_board.move_to_text(decision.move), decision.source, kept)
     assert got == (entry["move"], entry["source"], entry["details"]), describe(index, entry)
+    added = set(decision.details) - set(entry["details"])
+    if decision.details.get("best_try"):
+        assert added == set(TRY_KEYS) and decision.details["summary"] == agent.lost_summary(
+            BLACK + WHITE - entry["colour"], decision.details["opponent_wins"],
+            decision.details["opponent_moves"])
+    else:
+        assert not added
 
 
 def test_the_stored_sample_is_what_it_claims():

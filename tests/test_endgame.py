@@ -170,17 +170,37 @@ def test_best_try_leaves_the_opponent_the_fewest_winning_replies():
                                  if solver.move_wins(after, child)]
     assert len(winning_replies[from_coord(3, 2)]) == 7
     assert winning_replies[from_coord(4, 2)] == [from_coord(3, 2)]
-    assert endgame.ExactSolver().best_try(position) == from_coord(4, 2)
+    assert endgame.ExactSolver().best_try(position) == (from_coord(4, 2), 1)
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        from_coord(4, 2), endgame.PROVEN_LOSS, None)
+        from_coord(4, 2), endgame.PROVEN_LOSS, None, 1)
+
+
+# Black to move at ply 23 just after White's pass, 4 stones against 14 + 2.5: lost whatever it
+# does.
+LOST_AFTER_WHITE_PASSED = """
+    O O O O O
+    O . O . O
+    O O O O O
+    . . . . .
+    . X X X X"""
+
+
+def test_a_best_try_after_the_opponents_pass_plays_on_rather_than_end_the_game_lost():
+    # Black's pass would end the game lost at once, leaving White nothing to get wrong, so a
+    # placement is tried (before, the pass counted no winning replies and was played).
+    position = Position.from_text(LOST_AFTER_WHITE_PASSED, to_move=BLACK, ply=23)
+    assert position.pass_ends_game and not endgame.ExactSolver().mover_wins(position)
+    move, opponent_wins = endgame.ExactSolver().best_try(position)
+    assert move != PASS and opponent_wins == len(position.play(move).legal_moves())
 
 
 def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
     # Every Black move loses (see test_pass_when_every_placement_is_worse_than_passing): the
     # result says so, never a win.
     position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
+    move, opponent_wins = endgame.ExactSolver().best_try(position)
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        endgame.ExactSolver().best_try(position), endgame.PROVEN_LOSS, None)
+        move, endgame.PROVEN_LOSS, None, opponent_wins)
 
 
 # White to move at ply 24 with no legal placement: Black's eyes and White's own last liberty at

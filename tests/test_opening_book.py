@@ -112,8 +112,9 @@ def test_symmetric_positions_share_a_key_and_each_names_its_own_symmetry():
 def test_the_empty_board_key_is_ply_one_with_a_game_ending_pass():
     # board3 0, ply 1, state 1: a pass at ply 1 ends the game.
     assert opening_book.position_key(Position()) == (1, 0)
-    # As a record: 1 * 26 + 12 (the centre) = 38, the digit "a".
-    assert opening_book.encode(1 * opening_book.MOVES + CENTRE) == "--------a"
+    # As a record: (1 * 26 + 12 (the centre)) * 27 + 0 (a win) = 1026 = 16 * 64 + 2, "F1".
+    assert opening_book.encode((1 * opening_book.MOVES + CENTRE) * opening_book.REPLY_COUNTS) \
+        == "--------F1"
 
 
 def test_an_opponent_pass_is_part_of_the_key():
@@ -167,21 +168,21 @@ def test_the_ply_is_part_of_the_key():
 
 # ---- records ------------------------------------------------------------------------------
 
-def test_every_code_fits_nine_characters_that_sort_as_the_numbers_do():
-    assert opening_book.RECORD_CHARS == 9 and opening_book.CODE_LIMIT <= 64 ** 9
-    assert opening_book.CODE_LIMIT == 3 ** 25 * 24 * 27 * 26
+def test_every_code_fits_ten_characters_that_sort_as_the_numbers_do():
+    assert opening_book.RECORD_CHARS == 10 and opening_book.CODE_LIMIT <= 64 ** 10
+    assert opening_book.CODE_LIMIT == 3 ** 25 * 24 * 27 * 26 * 27
     rng = random.Random(5)
     codes = [0, 1, opening_book.CODE_LIMIT - 1] + [rng.randrange(opening_book.CODE_LIMIT)
                                                    for _ in range(2000)]
     texts = [opening_book.encode(code) for code in codes]
-    assert all(len(text) == 9 for text in texts)
+    assert all(len(text) == 10 for text in texts)
     assert [opening_book.decode(text) for text in texts] == codes
     assert sorted(texts) == [opening_book.encode(code) for code in sorted(codes)]
-    assert opening_book.encode(0) == "---------"
+    assert opening_book.encode(0) == "----------"
     with pytest.raises(ValueError):
         opening_book.encode(opening_book.CODE_LIMIT)
     with pytest.raises(ValueError):
-        opening_book.decode("----!----")
+        opening_book.decode("----!-----")
 
 
 def test_the_move_is_mapped_back_under_each_of_the_8_symmetries(tmp_path):
@@ -189,6 +190,34 @@ def test_the_move_is_mapped_back_under_each_of_the_8_symmetries(tmp_path):
     book = opening_book.read(write_book(tmp_path / "book.txt", [(CORNER_PAIR, move)]))
     for symmetry in range(NUM_SYMMETRIES):
         assert book.lookup(CORNER_PAIR.transformed(symmetry)) == SYMMETRIC_POINT[symmetry][move]
+
+
+
+def test_a_try_is_read_back_with_the_opponents_winning_replies_under_each_symmetry(tmp_path):
+    move = from_coord(2, 3)
+    key, stored = opening_book.record(CORNER_PAIR, move)
+    won_key, won_move = opening_book.record(LONE_CORNER, CENTRE)
+    path = str(tmp_path / "book.txt")
+    opening_book.write(path, {won_key: won_move}, {"answered_plies": {}, "built_with": {}},
+                       tries={key: (stored, 3)})
+    book = opening_book.read(path)
+    assert len(book) == 2
+    for symmetry in range(NUM_SYMMETRIES):
+        image = CORNER_PAIR.transformed(symmetry)
+        assert book.entry(image) == opening_book.Entry(SYMMETRIC_POINT[symmetry][move], 3)
+        assert book.lookup(image) is None  # a try is no winning move
+    assert book.entry(LONE_CORNER) == opening_book.Entry(CENTRE, 0)
+    assert book.lookup(LONE_CORNER) == CENTRE
+
+
+@pytest.mark.parametrize("tries", [{"win": (0, 1)}, {"other": (0, 0)}, {"other": (0, 27)},
+                                   {"other": (26, 1)}])
+def test_a_try_that_is_also_a_win_or_out_of_range_is_refused(tmp_path, tries):
+    key, move = opening_book.record(CORNER_PAIR, from_coord(2, 3))
+    tries = {key if name == "win" else key + 1: value for name, value in tries.items()}
+    with pytest.raises(ValueError):
+        opening_book.write(str(tmp_path / "book.txt"), {key: move}, {}, tries=tries)
+    assert not os.path.exists(str(tmp_path / "book.txt"))
 
 
 # Black at (4,4) alone, White to move: two symmetries give the smallest key, Black at point 0
@@ -254,7 +283,7 @@ def test_the_same_answers_give_the_same_bytes_and_the_provenance_sits_beside(tmp
         header_line = handle.readline()
     assert json.loads(header_line) == {
         "answered_plies": {"1": 5, "2": 6}, "built_with": {"by": "a test"},
-        "format": "littlego-book", "record_chars": 9, "records": len(answers), "version": 2}
+        "format": "littlego-book", "record_chars": 10, "records": len(answers), "version": 3}
     book = opening_book.read(first)
     assert (book.answered_plies(BLACK), book.answered_plies(WHITE)) == (5, 6)
     assert sorted(os.listdir(str(tmp_path))) == [
@@ -435,7 +464,8 @@ ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
 
 
 def brute_force_records(path):
-    """`(header, {key: stored move})` from the whole file, as the format describes it."""
+    """`(header, {key: stored move})` from the whole file, as the format describes it (the
+    opponent's winning replies, the last factor, checked to be 0..26)."""
     with open(path, "rb") as handle:
         header_line, _, body = handle.read().partition(b"\n")
     header = json.loads(header_line.decode("ascii"))
@@ -447,6 +477,8 @@ def brute_force_records(path):
         code = 0
         for char in text:
             code = code * 64 + ALPHABET.index(char)
+        code, opponent_wins = divmod(code, 27)
+        assert 0 <= opponent_wins <= 26
         key, move = divmod(code, 26)
         assert key not in records
         records[key] = move

@@ -41,7 +41,7 @@ class Analysis(object):
         self.solver_table = solver_table
         self.moves = position.legal_moves()  # none once the game is over
         self.proofs = {}  # move -> core.WIN or core.LOSS for the side to move
-        book_win = settings.book.lookup(position)  # the book holds proven wins only
+        book_win = settings.book.lookup(position)  # proven wins only (tries are entries)
         if book_win in self.moves:
             self.proofs[book_win] = core.WIN
         exact = settings.use_solver and \
