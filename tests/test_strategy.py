@@ -18,7 +18,7 @@ import opening_book
 from go_board import BLACK, WHITE, Position
 from littlego import solver
 from littlego.bench.positions import pick_move
-from littlego.solver import build_book, strategy, verify_book
+from littlego.solver import build_book, repertoire, strategy, verify_book
 
 SEED = 31
 START_PLY = 17
@@ -173,11 +173,34 @@ def test_a_mistake_that_ends_the_game_needs_no_answer_and_is_no_failure():
         assert strategy.check(book, mistakes, search, begins=[over]) == (0, [])
 
 
+def small_repertoire(seed, rule="fewest"):
+    """A repertoire (solver/repertoire.py) for the loser of a seeded `lost_line`."""
+    line, position = lost_line(seed)
+    return repertoire.Repertoire("small-" + rule, position.to_move, line, LAST_PLY, rule)
+
+
+def use_small_repertoire(monkeypatch):
+    """The build's repertoire and slips' strategy made small: the repertoire of `SEED`."""
+    plan = small_repertoire(SEED)
+    monkeypatch.setattr(repertoire, "REPERTOIRE", plan)
+    monkeypatch.setattr(strategy, "AFTER_SLIPS", strategy.Strategy(
+        "small-after-slips", plan.loser, plan.start, LAST_PLY, True))
+    return plan
+
+
 @pytest.fixture
 def small_plans(monkeypatch):
     plans = (small_strategy(SEED, "first"), small_strategy(SEED + 1, "second"))
     monkeypatch.setattr(strategy, "STRATEGIES", plans)
+    use_small_repertoire(monkeypatch)
     return plans
+
+
+def job_count(plans):
+    """The build's jobs: the strategies', then one per slip of the small repertoire."""
+    with solver.Solver(TABLE_BITS) as search:
+        slips = repertoire.walk(search, repertoire.REPERTOIRE)[1]
+    return sum(len(strategy.jobs(plan)) for plan in plans) + len(slips)
 
 
 def build(tmp_path, *extra):
@@ -190,7 +213,7 @@ def build(tmp_path, *extra):
 
 
 def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_plans, capsys):
-    count = sum(len(strategy.jobs(plan)) for plan in small_plans)
+    count = job_count(small_plans)
     first = build(tmp_path)
     assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
     assert build(tmp_path, "--fresh") == first
@@ -207,7 +230,7 @@ def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_pla
 
 def test_jobs_saved_by_another_version_of_the_solver_are_not_reused(tmp_path, small_plans,
                                                                     monkeypatch, capsys):
-    count = sum(len(strategy.jobs(plan)) for plan in small_plans)
+    count = job_count(small_plans)
     first = build(tmp_path)
     monkeypatch.setattr(solver, "source_digest", lambda: "another")
     capsys.readouterr()
@@ -229,8 +252,9 @@ def test_the_full_check_passes_the_built_book_and_names_a_losing_answer(tmp_path
     book_path = tmp_path / "book.txt"
     code, reports = verified(book_path, capsys)
     assert code == 0
-    assert [report["strategy"] for report in reports] == [plan.name for plan in small_plans]
-    for plan, report in zip(small_plans, reports):
+    assert [report["strategy"] for report in reports] == [repertoire.REPERTOIRE.name] + [
+        plan.name for plan in small_plans] + [strategy.AFTER_SLIPS.name]
+    for plan, report in zip(small_plans, reports[1:]):
         assert report["failures"] == []
         distinct = {opening_book.position_key(position)[0]
                     for position in book_positions(plan, walked(plan))}
@@ -249,7 +273,7 @@ def test_the_full_check_passes_the_built_book_and_names_a_losing_answer(tmp_path
     position = spoiled[0]
     assert code == 1
     assert {"ply": position.ply, "board": go_board.board_to_digits(position.black, position.white),
-            "book": go_board.move_to_text(spoiled[1])} in reports[0]["failures"]
+            "book": go_board.move_to_text(spoiled[1])} in reports[1]["failures"]
 
 
 @pytest.mark.ray

@@ -1,20 +1,25 @@
 """Build opening_book.txt: the winning side's whole strategy, proven by the compiled solver.
 
 Usage: littlego book [--jobs 2] [--ray ADDRESS] [--table-bits 26]
-           [--cache runs/book-jobs] [--fresh] [--out opening_book.txt]
+           [--cache runs/book-jobs] [--fresh] [--rule fewest|model] [--out opening_book.txt]
 
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
 move for every position White can reach through ply 11; after each of Black's five losing first
 moves a proven winning White move for every position Black can reach through ply 10; after the
 centre, wherever Black's third move throws the win away, White's proven answers through ply 10;
-and Black's first move, the centre (rules.md; docs/benchmarks.md's full solve proves it). Each
+and Black's first move, the centre (docs/rules.md; docs/benchmarks.md's full solve proves it).
+After the centre White is lost, and solver/repertoire.py's REPERTOIRE gives its tries (--rule
+chooses them) at every position Black can reach through ply 10 while it keeps its win; each of
+Black's slips along it from ply 5 on is a job of AFTER_SLIPS, White's proven answers through
+ply 10. The repertoire is built first (its slips are the later jobs). Each
 strategy is cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray
 cluster, each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A
-job's answers are saved in --cache as soon as it ends, in a folder named by the solver's sources
+job's answers (and the repertoire) are saved in --cache as soon as it ends, in a folder named by the solver's sources
 and the table size (`job_folder`), so an interrupted build resumes where it stopped and a
 changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
-transposition), the earlier job in STRATEGIES' order gives the answer: every answer is a proven
-win, and that job walked every reply after it.
+transposition), the earlier job in STRATEGIES' order (AFTER_SLIPS last) gives the answer: every
+answer is a proven win, and that job walked every reply after it. A try's position is lost for
+White, so no winning answer can share it (the build stops if one does).
 
 The book's bytes depend only on the rules, the solver and --table-bits: the same on every run,
 whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
@@ -32,15 +37,16 @@ import go_board
 import opening_book
 from go_board import BLACK, WHITE
 from littlego import solver
-from littlego.solver import executors, strategy
+from littlego.solver import executors, repertoire, strategy
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
 # The book answers every position our book play can reach through these plies, per colour: the
-# time manager counts those moves as free. White's strategies answer only after Black's losing
-# first moves or Black's own mistakes after the centre (where White is lost otherwise and its
-# moves are searched), so none is counted.
+# time manager counts those moves as free. White: after Black's losing first moves its
+# strategies, after the centre the repertoire's tries and, after any slip of Black's (plies 3 to
+# 9), the proofs of white-after-mistakes and AFTER_SLIPS, all through ply 10.
 ANSWERED_PLIES = {BLACK: max(s.last_ply for s in strategy.STRATEGIES if s.winner == BLACK),
-                  WHITE: 0}
+                  WHITE: min([repertoire.REPERTOIRE.last_ply, strategy.AFTER_SLIPS.last_ply]
+                             + [s.last_ply for s in strategy.STRATEGIES if s.winner == WHITE])}
 FIRST_MOVE_SOURCE = "rules.md: every other first move loses (make solve-all proves it)"
 
 
@@ -53,6 +59,11 @@ def job_name(job):
     """A file name for a job's cached result: its strategy, its last ply and line."""
     return "{}-to{}_{}.json".format(job.strategy.name, job.strategy.last_ply, "_".join(
         text.replace(",", "-") for text in job.line))
+
+
+def repertoire_name(plan):
+    """A file name for the repertoire's cached result: its name, rule and last ply."""
+    return "{}-{}-to{}.json".format(plan.name, plan.rule, plan.last_ply)
 
 
 def job_strategy(name):
@@ -81,14 +92,19 @@ def first_move_answer():
     return opening_book.record(empty, strategy.CENTRE)
 
 
-def merge(ordered_results):
+def merge(ordered_results, tries=None):
     """The book's answers from the jobs' `(answers, stats)` in STRATEGIES' order (the first
-    answer of a position stays), plus Black's first move."""
+    answer of a position stays), plus Black's first move; ValueError when one of `tries` (the
+    repertoire's) is also a winning answer."""
     key, move = first_move_answer()
     book = {key: move}
     for answers, _ in ordered_results:
         for key, move in answers.items():
             book.setdefault(key, move)
+    both = set(book) & set(tries or {})
+    if both:
+        raise ValueError("{} positions are both tries and wins, e.g. key {}".format(
+            len(both), min(both)))
     return book
 
 
@@ -100,8 +116,47 @@ def parse_args(argv):
                         help="each job's table: 2**B entries of 16 bytes (default %(default)s)")
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="each job's saved result")
     parser.add_argument("--fresh", action="store_true", help="ignore saved job results")
+    parser.add_argument("--rule", choices=sorted(repertoire.RULES),
+                        default=repertoire.REPERTOIRE.rule,
+                        help="how White's tries after the centre are chosen (default %(default)s)")
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
     return parser.parse_args(argv)
+
+
+def read_repertoire(path):
+    """The saved `(tries, slips, stats)` of a repertoire, or None."""
+    try:
+        with open(path) as handle:
+            saved = json.load(handle)
+        tries = {int(key): (move, count) for key, (move, count) in saved["tries"].items()}
+        return tries, [tuple(line) for line in saved["slips"]], saved["stats"]
+    except (IOError, OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_repertoire(path, tries, slips, stats):
+    course_io.write_atomically(path, json.dumps(
+        {"tries": {str(key): list(tries[key]) for key in sorted(tries)},
+         "slips": [list(line) for line in slips], "stats": stats}, sort_keys=True))
+
+
+def build_repertoire(args, folder):
+    """The repertoire of --rule, saved or built (one job, on the executor like the others)."""
+    plan = repertoire.REPERTOIRE._replace(rule=args.rule)
+    path = os.path.join(folder, repertoire_name(plan))
+    found = None if args.fresh else read_repertoire(path)
+    if found is None:
+        print("repertoire {} ({}): building".format(plan.name, plan.rule), flush=True)
+
+        def done(arguments, result):
+            save_repertoire(path, *result)
+        executors.run(repertoire.run, [(plan, args.table_bits)], 1, args.ray, done)
+        found = read_repertoire(path)
+    stats = found[2]
+    print("repertoire {} ({}): {} tries {}, {} slips {}, {} CPU s".format(
+        plan.name, plan.rule, stats["tries"], stats["per_ply"], stats["slips"],
+        stats["slips_per_ply"], stats["cpu"]), flush=True)
+    return plan, found
 
 
 def main(argv=None):
@@ -111,7 +166,13 @@ def main(argv=None):
     started = time.time()
     folder = job_folder(args.cache, args.table_bits)
     os.makedirs(folder, exist_ok=True)
-    all_jobs = [job for plan in strategy.STRATEGIES for job in strategy.jobs(plan)]
+    try:
+        plan, (tries, slips, repertoire_stats) = build_repertoire(args, folder)
+    except KeyboardInterrupt:
+        print("interrupted while building the repertoire: run the same command to start it again")
+        return 130
+    all_jobs = [job for each in strategy.STRATEGIES for job in strategy.jobs(each)] \
+        + strategy.slip_jobs(slips)
     results = {}
     for job in all_jobs:
         cached = None if args.fresh else read_cached(os.path.join(folder, job_name(job)))
@@ -135,17 +196,21 @@ def main(argv=None):
         print("interrupted; the finished jobs are in {}: run the same command to resume".format(
             folder))
         return 130
-    book = merge(results[job] for job in all_jobs)
-    cpu = sum(results[job][1]["cpu"] for job in all_jobs)
+    book = merge((results[job] for job in all_jobs), tries)
+    cpu = sum(results[job][1]["cpu"] for job in all_jobs) + repertoire_stats["cpu"]
     opening_book.write(args.out, book, {
         "answered_plies": ANSWERED_PLIES,
         "built_with": {"by": "littlego book", "table_bits": args.table_bits,
-                       "strategies": {plan.name: plan.last_ply
-                                      for plan in strategy.STRATEGIES}}},
+                       "strategies": {each.name: each.last_ply for each
+                                      in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)},
+                       "repertoire": {"name": plan.name, "rule": plan.rule,
+                                      "last_ply": plan.last_ply}}},
         provenance={"first_move": FIRST_MOVE_SOURCE, "cpu_seconds": round(cpu, 1),
-                    "jobs": {job_name(job): results[job][1] for job in all_jobs}})
-    print("{} answers in {}; {:.0f} CPU s in the jobs (all runs), {:.0f} s wall this run".format(
-        len(book), args.out, cpu, time.time() - started))
+                    "repertoire": repertoire_stats,
+                    "jobs": {job_name(job): results[job][1] for job in all_jobs}},
+        tries=tries)
+    print("{} answers and {} tries in {}; {:.0f} CPU s in the jobs (all runs), {:.0f} s wall "
+          "this run".format(len(book), len(tries), args.out, cpu, time.time() - started))
     return 0
 
 

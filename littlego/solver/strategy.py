@@ -1,7 +1,8 @@
 """The winning side's whole strategy, proven by the compiled solver: what the book stores.
 
 Start at `STRATEGIES` (what the book holds: each a winning side, a start and the last ply it
-answers) and `walk` (one part of one strategy: every position the losing side can reach from a
+answers; and AFTER_SLIPS, White's answers after Black's slips along White's repertoire, whose
+jobs the repertoire gives: solver/repertoire.py) and `walk` (one part of one strategy: every position the losing side can reach from a
 start while the winning side follows its answers, each answered with a proven winning move);
 `check` verifies a written book against a strategy the same way.
 `jobs` cuts the strategies into independent parts, one per start line, so that they run on local
@@ -38,7 +39,7 @@ CENTRE = from_coord(go_board.SIZE // 2, go_board.SIZE // 2)
 # A strategy: the side that wins, the line of moves it starts after (go_board move texts), and
 # the last ply at which the book answers for it (the in-game exact search starts after it).
 Strategy = collections.namedtuple("Strategy", "name winner start last_ply after_mistakes")
-# Black after its centre (rules.md: the winning first move), through ply 11: at ply 11 (14
+# Black after its centre (docs/rules.md: the winning first move), through ply 11: at ply 11 (14
 # plies left) the in-game exact search on the grader's Python 3.7 missed its share of the move on a
 # fifth of the book's positions (littlego/bench/handover.py, docs/strength.md), at ply 13 it does
 # not. White after each of Black's other first moves, one per symmetry class (all proven losses for
@@ -47,11 +48,13 @@ LOSING_FIRST_MOVES = ("0,0", "0,1", "0,2", "1,1", "1,2")
 # After the centre White is lost; where Black's own third move throws the win away, White's
 # answers through ply 10 as after the losing first moves. The 86 lines' proofs at ply 4 take
 # most of their CPU: with the table they leave, ply 10 cost 6 CPU s more than ply 8 on a line
-# of 70 s (docs/benchmarks.md). After a later mistake of Black's, White's moves are searched.
+# of 70 s (docs/benchmarks.md). After a later slip of Black's along White's repertoire,
+# AFTER_SLIPS answers through ply 10 too.
 STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 11, False),)
               + tuple(Strategy("white-after-" + move.replace(",", ""), WHITE, (move,), 10, False)
                       for move in LOSING_FIRST_MOVES)
               + (Strategy("white-after-mistakes", WHITE, ("2,2",), 10, True),))
+AFTER_SLIPS = Strategy("white-after-slips", WHITE, ("2,2",), 10, True)
 # A job: one strategy's part below one reply of the loser to the start (or the start itself).
 Job = collections.namedtuple("Job", "strategy line")
 
@@ -91,6 +94,11 @@ def jobs(strategy):
     if position_after(strategy.start).to_move == strategy.winner:
         return [Job(strategy, strategy.start)]
     return [Job(strategy, line) for line in _lines_below(strategy.start)]
+
+
+def slip_jobs(lines):
+    """AFTER_SLIPS' jobs: one per line (move texts) ending in the loser's slip."""
+    return [Job(AFTER_SLIPS, tuple(line)) for line in lines]
 
 
 def walk(search, job, log=None):
@@ -145,13 +153,15 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
     Without `rng`, every reply of the loser (depth first) from `begins` (default: the strategy's
     starts), and after mistakes every start the book leaves unanswered must be proven lost for
     the winner unless the game is over there (Black's pass after White's); with `rng`, `lines`
-    seeded lines from answered starts on which the loser plays uniformly at random. Only
+    seeded lines from answered starts (of `begins` when given) on which the loser plays
+    uniformly at random. Only
     positions from `from_ply` on are proven (earlier ones are still followed). Returns
     `(checked, failures)`, failures a list of `(position, book move or None)`."""
     checked, failures = 0, []
     if rng:
-        answered = starts(plan, book)
-        begins = [rng.choice(answered) for _ in range(lines)]
+        answered = starts(plan, book) if begins is None else [
+            start for start in begins if book.lookup(start) is not None]
+        begins = [rng.choice(answered) for _ in range(lines)] if answered else []
     elif begins is None:
         begins = starts(plan)
     for start in begins:

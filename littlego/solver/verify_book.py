@@ -3,25 +3,35 @@
 Usage: littlego verify-book [--book opening_book.txt] [--lines N --seed S]
            [--from-ply P] [--table-bits B] [--jobs 2] [--ray ADDRESS]
 
-For each strategy of solver/strategy.py, every position the losing side can reach while the
-winning side follows the book (or, with --lines, N seeded lines on which the loser plays at
-random) must have a book answer that the solver proves winning (solver.strategy.check).
+First White's repertoire after the centre (solver/repertoire.py's `check`, always whole): at
+every position White reaches while Black keeps its win, through ply 10, the position is lost,
+the book has a try, and the try's count of Black's winning replies is exact; it also lists
+Black's slips along it. Then, for each strategy of solver/strategy.py and for AFTER_SLIPS
+(every slip a start), every position the losing side can reach while the winning side follows
+the book (or, with --lines, N seeded lines on which the loser plays at random) must have a book
+answer that the solver proves winning (solver.strategy.check).
 The full check runs the build's jobs (solver.strategy.check_job) on --jobs local processes or
-a Ray cluster; the sampled one runs here.
-Prints one JSON object per strategy (positions checked, failures, nodes, CPU seconds; the full
-check also a line per job on stderr as it ends) and exits 1 when any position fails, 2 when the
-solver is not built.
+a Ray cluster; the repertoire and the sampled check run here.
+Prints one JSON object per strategy and one for the repertoire (positions checked, failures,
+nodes, CPU seconds; the full check also a line per job on stderr as it ends) and exits 1 when
+any position fails, 2 when the solver is not built.
 """
 
 import argparse
 import json
 import random
 import sys
+import time
 
 import go_board
 import opening_book
 from littlego import solver
-from littlego.solver import executors, strategy
+from littlego.solver import executors, repertoire, strategy
+
+
+def plans():
+    """What the check walks after the repertoire: the strategies, then AFTER_SLIPS."""
+    return strategy.STRATEGIES + (strategy.AFTER_SLIPS,)
 
 
 def parse_args(argv):
@@ -37,16 +47,31 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def sampled(args, plan):
+def checked_repertoire(args):
+    """`(checked, failures, stats, slips)` of the book's repertoire, on a fresh solver."""
+    with solver.Solver(args.table_bits) as search:
+        started = time.process_time()
+        checked, failures, slips = repertoire.check(opening_book.read(args.book),
+                                                    repertoire.REPERTOIRE, search)
+        failures = [(position, None if entry is None else entry.move)
+                    for position, entry in failures]
+        return checked, failures, {"nodes": search.nodes,
+                                   "cpu": round(time.process_time() - started, 1)}, slips
+
+
+def sampled(args, plan, slips):
     """`(checked, failures, stats)` of --lines seeded lines of `plan`, in this process."""
     rng = random.Random("{}:{}".format(args.seed, plan.name))
+    begins = [strategy.position_after(line) for line in slips] \
+        if plan == strategy.AFTER_SLIPS else None
     return strategy.check_on_fresh_solver(opening_book.read(args.book), plan, args.table_bits,
-                                          rng=rng, lines=args.lines, from_ply=args.from_ply)
+                                          rng=rng, lines=args.lines, from_ply=args.from_ply,
+                                          begins=begins)
 
 
-def full(args):
+def full(args, slips):
     """{strategy name: (checked, failures, stats)} of every job, summed per strategy."""
-    totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in strategy.STRATEGIES}
+    totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in plans()}
 
     def done(arguments, result):
         job = arguments[0]
@@ -57,10 +82,20 @@ def full(args):
         totals[name] = (checked + result[0], failures + result[1],
                         {key: stats[key] + result[2][key] for key in stats})
     executors.run(strategy.check_job, [(job, args.book, args.table_bits, args.from_ply)
-                                        for plan in strategy.STRATEGIES
-                                        for job in strategy.jobs(plan)],
+                                        for job in [job for plan in strategy.STRATEGIES
+                                                    for job in strategy.jobs(plan)]
+                                        + strategy.slip_jobs(slips)],
                    args.jobs, args.ray, done)
     return totals
+
+
+def report(name, checked, failures, stats):
+    """One JSON line for a checked part of the book."""
+    print(json.dumps({"strategy": name, "checked": checked, "failures": [
+        {"ply": position.ply, "board": go_board.board_to_digits(position.black, position.white),
+         "book": None if move is None else go_board.move_to_text(move)}
+        for position, move in failures], "nodes": stats["nodes"],
+        "cpu": round(stats["cpu"], 1)}, sort_keys=True), flush=True)
 
 
 def main(argv=None):
@@ -68,20 +103,18 @@ def main(argv=None):
     if solver.missing("verify_book"):
         return 2
     try:
-        results = None if args.lines else full(args)
+        checked, failures, stats, slips = checked_repertoire(args)
+        report(repertoire.REPERTOIRE.name, checked, failures, stats)
+        failed = len(failures)
+        results = None if args.lines else full(args, slips)
+        for plan in plans():
+            checked, failures, stats = results[plan.name] if results else sampled(args, plan,
+                                                                                  slips)
+            failed += len(failures)
+            report(plan.name, checked, failures, stats)
     except KeyboardInterrupt:
         print("verify_book: interrupted", file=sys.stderr)
         return 130
-    failed = 0
-    for plan in strategy.STRATEGIES:
-        checked, failures, stats = results[plan.name] if results else sampled(args, plan)
-        failed += len(failures)
-        print(json.dumps({"strategy": plan.name, "checked": checked, "failures": [
-            {"ply": position.ply, "board": go_board.board_to_digits(position.black,
-                                                                    position.white),
-             "book": None if move is None else go_board.move_to_text(move)}
-            for position, move in failures], "nodes": stats["nodes"],
-            "cpu": round(stats["cpu"], 1)}, sort_keys=True), flush=True)
     return 1 if failed else 0
 
 
