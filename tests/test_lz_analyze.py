@@ -1,10 +1,14 @@
 """littlego.gtp.lz_analyze.py: the lz-analyze analysis of one position, in slices (the stream and its
 format are tested with the engine, tests/test_gtp_engine.py). Exact where the book or the
-solver proves a move; MCTS root statistics elsewhere."""
+solver proves a move, and a lost position's best try counted slice by slice; MCTS root
+statistics elsewhere."""
+
+import itertools
 
 import agent
+import endgame
 import go_board
-from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis
+from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis, best_try_in_time
 from mcts import core
 
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
@@ -41,10 +45,34 @@ def test_the_last_ply_is_proven_move_by_move():
     assert not analysis.step(SLICE)  # the search proved the root: nothing left to do
 
 
-def test_a_lost_position_has_every_move_at_zero():
+def test_a_lost_position_has_every_move_at_zero_and_its_best_try_first():
     analysis = analysed(late_position(5), 1000)
     assert analysis.candidates() and all(
         candidate.proven and candidate.value == core.LOSS for candidate in analysis.candidates())
+    # (4,1) leaves Black 2 winning replies of 5, fewer than any other move.
+    assert analysis.best_try == endgame.ExactSolver().best_try(late_position(5)) == (
+        go_board.from_coord(4, 1), 2)
+    assert analysis.candidates()[0].move == go_board.from_coord(4, 1)
+    assert not analysis.step(SLICE)
+
+
+def test_a_position_with_a_winning_move_has_no_try():
+    analysis = analysed(late_position(1), 1)
+    assert analysis.best_try is None and not analysis.seeking_try
+
+
+def test_the_best_try_is_counted_over_slices_from_the_kept_table():
+    # A clock one second later at every reading: each call stops at its third deadline check
+    # (one every 1,024 nodes), short of the ~20,000 nodes the whole count takes.
+    position = late_position(12)
+    whole = endgame.ExactSolver().best_try(position)
+    assert best_try_in_time(position, 3, {}, clock=itertools.count().__next__) is None
+    table, calls = {}, 0
+    found = None
+    while found is None:
+        calls += 1
+        found = best_try_in_time(position, 3, table, clock=itertools.count().__next__)
+    assert found == whole == (go_board.from_coord(4, 1), 3) and calls > 1
 
 
 def test_the_books_proven_first_move_is_certain_and_the_rest_is_searched():

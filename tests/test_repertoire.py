@@ -120,7 +120,7 @@ def test_the_fewest_rule_agrees_with_the_python_solver_try_by_try_and_slip_by_sl
 def test_the_model_rule_stays_within_its_slack_of_the_fewest_and_repeats_itself():
     plan = small_repertoire(SEED, "model")
     tries, slips, _ = walked(plan)
-    assert walked(plan) == (tries, slips, walked(plan)[2])
+    assert walked(plan)[:2] == (tries, slips)
     counts_seen = 0
     for position in walked_positions(plan, tries):
         move, count = tries[opening_book.position_key(position)[0]]

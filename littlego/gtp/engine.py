@@ -22,6 +22,9 @@ Each genmove logs the decision (`agent.decision_record`) as one JSON line on std
 `lz-analyze` (Leela Zero's analysis command, as Sabaki and Lizzie send it) answers `=` and then
 streams `info move ...` lines (`info_text`; the analysis itself is lz_analyze.py) until the
 next command arrives, which `CommandReader.waiting` notices; an empty line ends the stream.
+The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
+lost with a known try says so on stderr, which GUIs show in their console: one line
+(`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
 
@@ -60,6 +63,8 @@ DEFAULT_ANALYZE_INTERVAL = 100
 ANALYSIS_SLICE_SECONDS = 0.05
 # Winrates and priors are written in hundredths of a percent.
 LZ_SCALE = 10000
+# lz-analyze's stderr line for a position proven lost with a known try.
+TRY_NOTE = "lz-analyze, ply {ply}, {colour} to move: {summary} (best try {move})"
 READ_CHUNK = 4096
 
 
@@ -311,21 +316,37 @@ def info_text(candidates, moves):
     return " ".join(blocks)
 
 
+def try_note(position, best_try):
+    """The line that says what the known try `(move, opponent_wins)` of the lost `position`
+    asks of the opponent, in agent.try_details' words."""
+    move, opponent_wins = best_try
+    return TRY_NOTE.format(ply=position.ply, colour=go_board.COLOUR_NAMES[position.to_move],
+                           summary=agent.try_details(position, move, opponent_wins)["summary"],
+                           move=vertex_text(move))
+
+
 class AnalysisStream(object):
     """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
     `interval` seconds while the analysis works in short slices, and ends as soon as
-    `waiting(seconds)` says a command has arrived."""
+    `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
+    its `try_note` goes to stderr (agent.log), once."""
 
     def __init__(self, analysis, interval):
         self.analysis = analysis
         self.interval = interval
+        self.told_try = False
 
     def lines(self, waiting):
         while True:
             due = time.monotonic() + self.interval
             left = self.interval
             while left > 0:
-                if self.analysis.step(min(left, ANALYSIS_SLICE_SECONDS)):
+                working = self.analysis.step(min(left, ANALYSIS_SLICE_SECONDS))
+                if self.analysis.best_try is not None and not self.told_try:
+                    agent.log(try_note(self.analysis.position, self.analysis.best_try))
+                    sys.stderr.flush()  # Python before 3.9 buffers a redirected stderr
+                    self.told_try = True
+                if working:
                     if waiting(0):
                         return
                 elif waiting(left):  # nothing left to think about: just wait

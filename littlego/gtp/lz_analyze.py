@@ -3,13 +3,17 @@ it): what the agent makes of every move of one position, refined slice by slice 
 controller sends its next command.
 
 Start at `Analysis.step`, one slice of work, and `Analysis.candidates`, what is known after it.
-Certainties come first: the opening book's move when the book has it as a proven win (a known
-result or an exact proof), and, at most endgame.EXACT_PLIES_LEFT plies from the end, the exact
-solver's proof of each move in turn (an unfinished proof resumes in the next slice from the kept
-solver table). Then MCTS (mcts/core.py) in this process, one tree grown slice after slice: its
-root children give visits and mean values, and the most visited path below each its principal
-variation. A move proven either way (by the book, the solver or the search's own solver backups)
-has value 1 or 0. The tree stops growing at MAX_SIMULATIONS, which bounds its memory.
+Certainties come first: the opening book's entry (its move a proven win; or a try, the
+position proven lost and every move with it), and, at most endgame.EXACT_PLIES_LEFT plies from
+the end, the exact solver's proof of each move in turn (an unfinished proof resumes in the next
+slice from the kept solver table); when every move is proven lost, the exact search's best try
+(`best_try_in_time`, slice after slice until it has counted every move). A lost position's try
+is `Analysis.best_try`, the move to play, ranked first among the proven losses; the engine says
+what it asks of the opponent (agent.try_details). Then MCTS (mcts/core.py) in this process, one
+tree grown slice after slice: its root children give visits and mean values, and the most
+visited path below each its principal variation. A move proven either way (by the book, the
+solver or the search's own solver backups) has value 1 or 0. The tree stops growing at
+MAX_SIMULATIONS, which bounds its memory.
 Standard library only, Python 3.7 syntax, like the engine.
 """
 
@@ -32,8 +36,20 @@ MAX_SIMULATIONS = 400000
 Candidate = collections.namedtuple("Candidate", "move visits value proven pv")
 
 
+def best_try_in_time(position, cpu_deadline, table=None, clock=time.process_time):
+    """`(move, opponent_wins)`, endgame.ExactSolver.best_try of the lost `position`, when it
+    counted every move by `cpu_deadline` (of `clock`), else None. Past its deadline best_try
+    gives the best of the moves it counted so far, so only an answer read before the deadline is
+    whole; the proofs it made stay in `table` for the next call."""
+    solver = endgame.ExactSolver(cpu_deadline, clock=clock, table=table)
+    found = solver.best_try(position)
+    return found if clock() <= cpu_deadline else None
+
+
 class Analysis(object):
-    """The analysis of `position` under the agent's `settings`, proofs kept in `solver_table`."""
+    """The analysis of `position` under the agent's `settings`, proofs kept in `solver_table`.
+    `best_try` is `(move, opponent_wins)` once the position is known lost with a try (as
+    endgame.ExactSolver.best_try gives it), else None."""
 
     def __init__(self, position, settings, solver_table):
         self.position = position
@@ -41,12 +57,18 @@ class Analysis(object):
         self.solver_table = solver_table
         self.moves = position.legal_moves()  # none once the game is over
         self.proofs = {}  # move -> core.WIN or core.LOSS for the side to move
-        book_win = settings.book.lookup(position)  # proven wins only (tries are entries)
-        if book_win in self.moves:
-            self.proofs[book_win] = core.WIN
+        self.best_try = None
+        entry = settings.book.entry(position)
+        if entry is not None and entry.move in self.moves:
+            if entry.opponent_wins:  # a try: the position is lost, whatever is played
+                self.proofs = dict.fromkeys(self.moves, core.LOSS)
+                self.best_try = entry.move, entry.opponent_wins
+            else:
+                self.proofs[entry.move] = core.WIN
         exact = settings.use_solver and \
             go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT
         self.unproven = [move for move in self.moves if move not in self.proofs] if exact else []
+        self.seeking_try = False  # every move is proven lost, the best try not yet counted
         self.rng = random.Random(settings.seed + position.ply)
         self.evaluator = PlayoutEvaluator(settings.knowledge)
         self.root = None
@@ -56,6 +78,11 @@ class Analysis(object):
         """Work for about `seconds`; False when there is nothing left to do."""
         if self.unproven:
             self._prove(seconds)
+            return True
+        if self.seeking_try:
+            self.best_try = best_try_in_time(self.position, time.process_time() + seconds,
+                                             self.solver_table)
+            self.seeking_try = self.best_try is None
             return True
         done = self.root is not None and self.root.solved is not None
         if not self.moves or done or self.simulations >= MAX_SIMULATIONS:
@@ -79,11 +106,12 @@ class Analysis(object):
                 self.proofs[move] = core.WIN if wins else core.LOSS
                 self.unproven.pop(0)
         except endgame.OutOfTime:
-            pass  # the next slice goes on from the table
+            return  # the next slice goes on from the table
+        self.seeking_try = core.WIN not in self.proofs.values()
 
     def candidates(self):
         """The moves searched or proven so far: proven wins first, then by visits, proven
-        losses last."""
+        losses last, the best try first among them."""
         searched = {child.action: child for child in self.root.children} if self.root else {}
         found = []
         for move in self.moves:
@@ -98,7 +126,8 @@ class Analysis(object):
             found.append(Candidate(move, child.visits if child is not None else 0, value,
                                    proof is not None, pv))
         rank = {core.WIN: 2, None: 1, core.LOSS: 0}
+        try_move = self.best_try[0] if self.best_try is not None else None
         found.sort(key=lambda candidate: (
-            rank[candidate.value if candidate.proven else None], candidate.visits,
-            candidate.value), reverse=True)
+            rank[candidate.value if candidate.proven else None], candidate.move == try_move,
+            candidate.visits, candidate.value), reverse=True)
         return found

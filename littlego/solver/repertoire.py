@@ -15,7 +15,10 @@ the ways to choose a try:
   proofs after every slip) small enough to build; the model is fitted to our own search at a
   small budget and judged on the yardstick's other programs and budgets (docs/strength.md).
 A try's count is exact: every reply of the winner is proven (early stops only skip moves that
-cannot be chosen). Answers are the same on every run: the same questions in the same order, and
+cannot be chosen). That every try leaves at least one winning reply proves each position lost
+(its one not-quite-try, a move that ends the game, is checked apart); the start is lost by the
+full solve (`littlego solve --empty`), so it is not proven again here (a proof at ply 2 costs
+more than the whole repertoire). Answers are the same on every run: the same questions in the same order, and
 the model's searches are seeded and stop on simulations, not on time.
 """
 
@@ -69,6 +72,12 @@ def candidates(position):
     return moves
 
 
+def ends_won(position, loser):
+    """Whether a move of `loser` that ends the game (no try: see `candidates`) wins for it."""
+    return any(position.play(move).is_over and position.play(move).winner() == loser
+               for move in position.legal_moves())
+
+
 def fewest(search, position):
     """`(move, winning replies)`: the "fewest" rule."""
     best = None
@@ -102,6 +111,8 @@ def model(search, position):
         counted.append((move, count))
         if bound is None or count + MODEL_SLACK < bound:
             bound = count + MODEL_SLACK
+    if bound == MODEL_SLACK:  # a move leaves no winning reply: it wins, and no rule applies
+        return min(counted, key=lambda pair: pair[1])
     ranked = []
     for order, (move, count) in enumerate(counted):
         if count <= bound:
@@ -161,10 +172,10 @@ def walk(search, plan, log=None):
     tries, per_ply = {}, collections.Counter()
 
     def answer(position, key, symmetry):
-        if search.wins(position):
+        move, count = choose(search, position)
+        if not count or ends_won(position, plan.loser):
             raise NotLost("{}: the loser wins at ply {}:\n{}".format(
                 plan.name, position.ply, position))
-        move, count = choose(search, position)
         tries[key] = go_board.SYMMETRIC_POINT[symmetry][move], count
         per_ply[position.ply] += 1
         if log:
@@ -193,9 +204,10 @@ def run(plan, table_bits):
 
 def check(book, plan, search):
     """Check the book's repertoire `plan` with the compiled solver: at every position the loser
-    reaches while the winner keeps its win (through `plan.last_ply`), the position is lost, the
-    book has a try there, and the try's count is the winner's number of winning replies after
-    it. Returns `(checked, failures, slips)`: failures a list of `(position, book Entry or
+    reaches while the winner keeps its win (through `plan.last_ply`), the book has a try there,
+    and the try's count is the winner's number of winning replies after it. Each such position
+    is lost for the loser: a proven winning reply of the winner led to it (the start is lost by
+    the full solve: `littlego solve --empty`). Returns `(checked, failures, slips)`: failures a list of `(position, book Entry or
     None)`, slips `traverse`'s lines, for solver/strategy.py's AFTER_SLIPS to check (the book
     must answer them with proofs)."""
     failures, checked = [], []
@@ -203,7 +215,7 @@ def check(book, plan, search):
     def answer(position, key, symmetry):
         checked.append(position)
         entry = book.entry(position)
-        if entry is None or not entry.opponent_wins or search.wins(position) or \
+        if entry is None or not entry.opponent_wins or \
                 winning_replies(search, position.play(entry.move)) != entry.opponent_wins:
             failures.append((position, entry))
             return None
