@@ -20,7 +20,9 @@ engine, one process per game); both read `Settings` once per call or game.
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
-LITTLEGO_BOOK / LITTLEGO_SOLVER (0 turns a part off, for measuring what it is worth) and
+LITTLEGO_BOOK / LITTLEGO_SOLVER (0 turns a part off, for measuring what it is worth),
+LITTLEGO_BOOK_PLIES (the book answers through this ply only: a strong opponent that finds the
+first only-moves and then plays on its own, for the ladder's deep-* rungs) and
 LITTLEGO_KNOWLEDGE (1 turns the playout knowledge on; off by default) and
 LITTLEGO_LEAF_SOLVE_PLIES (K: the search's nodes at most K plies from the end are proven exactly,
 `mcts.go_game.LeafSolver`; 0, the default, turns it off).
@@ -102,6 +104,7 @@ MAX_WORKERS = 4
 WORKERS_RANGE = (0, MAX_WORKERS)  # 0: one per usable core (`usable_cores`)
 EXPLORATION_RANGE = (0.0, 100.0)
 LEAF_SOLVE_PLIES_RANGE = (0, MAX_PLY)
+BOOK_PLIES_RANGE = (0, MAX_PLY)
 # Search nodes this many plies from the end or fewer get a capped exact proof; 0: none.
 DEFAULT_LEAF_SOLVE_PLIES = 0
 
@@ -142,6 +145,7 @@ class Settings(object):
         self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
         use_book = _flag(environ, "LITTLEGO_BOOK", True)
         self.book = opening_book.read() if use_book else opening_book.NO_BOOK
+        self.book_plies = _setting(environ, "LITTLEGO_BOOK_PLIES", MAX_PLY, int, BOOK_PLIES_RANGE)
         self.use_solver = _flag(environ, "LITTLEGO_SOLVER", True)
         self.knowledge = _flag(environ, "LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE)
         self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
@@ -185,7 +189,8 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
-    free_plies = settings.book.answered_plies(BLACK if ply % 2 else WHITE)
+    free_plies = min(settings.book.answered_plies(BLACK if ply % 2 else WHITE),
+                     settings.book_plies)
     for our_ply in our_plies:
         if our_ply <= free_plies:
             continue
@@ -288,7 +293,7 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
-    entry = settings.book.entry(position)
+    entry = settings.book.entry(position) if position.ply <= settings.book_plies else None
     # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
     if entry is not None and (entry.move == PASS or entry.move in placements):
         details = {} if not entry.opponent_wins else try_details(position, entry.move,

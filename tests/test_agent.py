@@ -123,6 +123,25 @@ def test_a_book_try_says_the_position_is_lost_and_what_it_asks_of_black():
         "summary": "lost: Black must find 2 of 22 moves"})
 
 
+def test_the_book_answers_through_book_plies_only_and_frees_those_plies_alone():
+    settings = settings_with_book(FixedBook(from_coord(1, 1), {BLACK: 11, WHITE: 10}))
+    settings.book_plies = 3
+    after_white = AFTER_BLACK_CENTRE.play(from_coord(1, 2))
+    assert agent.choose_move(after_white, agent.tree_cpu_seconds() + 0.3, settings) == \
+        agent.Decision(from_coord(1, 1), agent.SOURCE_BOOK, {})
+    later = after_white.play(from_coord(1, 1)).play(from_coord(2, 1))
+    decision = agent.choose_move(later, agent.tree_cpu_seconds() + 0.3, settings)
+    assert decision.source == agent.SOURCE_MCTS
+    settings.move_cpu, settings.game_cpu = 100.0, 50.0
+    full = settings_with_book(FixedBook(None, {BLACK: 11, WHITE: 10}))
+    full.move_cpu, full.game_cpu = 100.0, 50.0
+    assert agent.move_budget(5, 0.0, settings) < agent.move_budget(5, 0.0, full)
+    assert agent.Settings({"LITTLEGO_BOOK_PLIES": "3"}).book_plies == 3
+    assert agent.Settings({}).book_plies == go_board.MAX_PLY
+    with pytest.raises(ValueError):
+        agent.Settings({"LITTLEGO_BOOK_PLIES": "25"})
+
+
 def test_black_never_passes_first_whatever_the_book_says():
     decision = agent.choose_move(Position(), agent.tree_cpu_seconds() + 0.3,
                                      settings_with_book(FixedBook(PASS)))

@@ -176,7 +176,8 @@ def test_too_many_plies_left_for_the_search_and_no_book_is_not_proven():
     position = Position.from_text(EARLY, to_move=BLACK, ply=5)
     assert go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT
     assert move_results.move_results(position, CPU, book=opening_book.NO_BOOK) == {
-        "source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+        "source": None, "result": None, "margin": None, "moves": {}, "unknown": True,
+        "best_try": None}
 
 
 def book_with(tmp_path, position, move):
@@ -192,7 +193,8 @@ def test_a_book_move_is_a_win_and_the_other_moves_are_unknown(tmp_path):
     move = position.legal_placements()[3]
     answer = move_results.move_results(position, CPU, book=book_with(tmp_path, position, move))
     assert answer == {"source": SOURCE_BOOK, "result": WIN, "margin": None,
-                      "moves": {go_board.move_to_text(move): {"result": WIN}}, "unknown": True}
+                      "moves": {go_board.move_to_text(move): {"result": WIN}}, "unknown": True,
+                      "best_try": None}
 
 
 def test_the_book_file_proves_blacks_centre():
@@ -204,7 +206,8 @@ def test_a_finished_game_has_no_moves():
     over = Position().play(from_coord(2, 2)).play(PASS).play(PASS)
     assert over.is_over
     assert move_results.move_results(over, CPU, book=opening_book.NO_BOOK) == {
-        "source": None, "result": None, "margin": None, "moves": {}, "unknown": False}
+        "source": None, "result": None, "margin": None, "moves": {}, "unknown": False,
+        "best_try": None}
 
 
 class FakeSolver(types.ModuleType):
@@ -242,7 +245,7 @@ def test_the_compiled_solver_answers_first_and_illegal_moves_are_left_out(monkey
     assert fake.calls == [(position, False), (position, True)]  # the margins ran out of time
     assert answer == {"source": SOURCE_SOLVER, "result": WIN, "margin": None, "unknown": True,
                       "moves": {"0,2": {"result": WIN}, "2,1": {"result": LOSS},
-                                "PASS": {"result": LOSS}}}  # 0,0 is occupied
+                                "PASS": {"result": LOSS}}, "best_try": None}  # 0,0 is occupied
 
 
 @pytest.mark.parametrize("fake", [FakeSolver(built=False), FakeSolver(answer=None)],

@@ -6,14 +6,17 @@ against the per-move agent and against GNU Go.
 """
 
 import io
+import itertools
 import json
 import os
 import select
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
+from test_agent import HOPELESS, HOPELESS_BEFORE
 
 import agent
 import go_board
@@ -306,3 +309,79 @@ def test_lz_analyze_framing_and_refusals():
         "=\n\n"
         "=\n\n"
         "=7 Little-Go\n\n")
+
+
+def analysis_lines(engine, count):
+    """The first `count` lines lz-analyze streams on `engine`'s position while no command
+    comes."""
+    _, _, stream = engine.handle("lz-analyze 10")
+    return list(itertools.islice(stream.lines(lambda seconds: time.sleep(seconds) or False),
+                                 count))
+
+
+def assert_lost_with_the_try_first(lines, position, try_move):
+    """Every line parses as before; every move is a proven loss (0), the try listed first."""
+    legal = position.legal_moves()
+    for line in lines:
+        blocks = parse_info_line(line)
+        assert [block["order"] for block in blocks] == list(range(len(blocks)))
+        assert {block["move"] for block in blocks} == set(legal)
+        assert {block["winrate"] for block in blocks} == {0}
+        assert {block["prior"] for block in blocks} == {10000 // len(legal)}
+        assert blocks[0]["move"] == try_move
+
+
+def test_lz_analyze_names_the_books_try_in_a_lost_position(tmp_path, capsys):
+    # White to move at ply 4 after C3 C4 B4, which a book written here answers with the try B3
+    # (2,1), leaving Black 2 winning replies of its 22 legal moves.
+    position = go_board.Position()
+    for point in ((2, 2), (1, 2), (1, 1)):
+        position = position.play(go_board.from_coord(*point))
+    path = str(tmp_path / "book.txt")
+    key, stored = opening_book.record(position, go_board.from_coord(2, 1))
+    opening_book.write(path, {}, {}, tries={key: (stored, 2)})
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine.settings.book = opening_book.read(path)
+    assert converse(["play b C3", "play w C4", "play b B4", "lz-analyze 10", "name"],
+                    engine) == "=\n\n=\n\n=\n\n=\n\n= Little-Go\n\n"
+    note = "my_player: lz-analyze, ply 4, White to move: lost: Black must find 2 of 22 moves " \
+           "(best try B3)\n"
+    assert capsys.readouterr().err == note  # from the book: said before any line is due
+    lines = analysis_lines(engine, 2)
+    assert_lost_with_the_try_first(lines, position, go_board.from_coord(2, 1))
+    assert capsys.readouterr().err == note  # once for this lz-analyze too
+
+
+def test_lz_analyze_counts_the_exact_searchs_best_try_in_a_lost_endgame(capsys):
+    # Black to move at ply 23, every move lost: the try (3,4), E2, leaves White 7 winning
+    # replies of 7 (tests/test_agent.py).
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
+                                                  previous=HOPELESS_BEFORE)
+    lines = analysis_lines(engine, 3)
+    assert capsys.readouterr().err == (
+        "my_player: lz-analyze, ply 23, Black to move: lost: White must find 7 of 7 moves "
+        "(best try E2)\n")
+    # The proofs and the count take a few slices; by the last line both are in.
+    assert_lost_with_the_try_first(lines[-1:], engine.position, go_board.from_coord(3, 4))
+
+
+def test_no_try_is_named_where_a_move_wins(capsys):
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
+    [line] = analysis_lines(engine, 1)
+    assert parse_info_line(line)[0]["winrate"] == 10000
+    assert capsys.readouterr().err == ""
+
+
+def test_genmove_in_a_lost_endgame_logs_the_try_and_its_summary(capsys):
+    # genmove's decision record (on stderr and through littlego-decision) already says it.
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
+                                                  previous=HOPELESS_BEFORE)
+    answers = converse(["genmove b", "littlego-decision"], engine).split("\n\n")
+    assert answers[0] == "= E2"
+    [logged] = agent.read_decisions(capsys.readouterr().err)
+    assert logged == json.loads(answers[1][2:])
+    assert logged["details"]["summary"] == "lost: White must find 7 of 7 moves"

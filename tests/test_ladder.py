@@ -62,11 +62,25 @@ def test_centre_rungs_open_at_the_centre_with_the_agent_white(tmp_path):
     args = Args(str(tmp_path / "ladder"))
     assert sorted(ladder.CENTRE_RUNGS) == ["centre-agent-bare", "centre-alphabeta4",
                                           "centre-gnugo", "centre-plain-uct", "centre-previous"]
-    assert ladder.WHITE_RUNGS == frozenset(ladder.FORCED_OPENINGS) | frozenset(ladder.CENTRE_RUNGS)
-    # The built-in players are forced to the centre; the agents and GNU Go choose it.
+    assert ladder.WHITE_RUNGS == frozenset(ladder.FORCED_OPENINGS) | frozenset(
+        ladder.CENTRE_RUNGS) | frozenset(ladder.DEEP_RUNGS)
+    # The built-in players are forced to the centre; the agents and GNU Go choose it (GNU Go
+    # draws its moves at plies 3 and 5 among its near-best: it is deterministic).
     assert ladder.opponent_spec("centre-alphabeta4", args).endswith(
         "-m littlego.opponents.run alphabeta4 --first-move 2,2")
     assert ladder.opponent_spec("centre-plain-uct", args).endswith(
         "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2")
-    for name in ("agent-bare", "gnugo"):
-        assert ladder.opponent_spec("centre-" + name, args) == ladder.opponent_spec(name, args)
+    assert ladder.opponent_spec("centre-agent-bare", args) == ladder.opponent_spec(
+        "agent-bare", args)
+    assert ladder.opponent_spec("centre-gnugo", args) == "gtp-vary:" + ladder.opponent_spec(
+        "gnugo", args)[len("gtp:"):]
+
+
+def test_deep_rungs_play_the_books_moves_through_ply_3_then_their_own(tmp_path):
+    args = Args(str(tmp_path / "ladder"))
+    assert sorted(ladder.DEEP_RUNGS) == ["deep-agent-bare", "deep-plain-uct"]
+    assert ladder.opponent_spec("deep-plain-uct", args).endswith(
+        "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2 "
+        "--book-through 3")
+    assert " LITTLEGO_BOOK_PLIES=3 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1 " \
+        in ladder.opponent_spec("deep-agent-bare", args)

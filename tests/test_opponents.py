@@ -327,6 +327,26 @@ def test_run_py_mistake_throws_blacks_win_away_at_ply_3_only(tmp_path):
         (tmp_path / "mistaken" / "output.txt").read_bytes()
 
 
+def test_run_py_plays_the_books_winning_moves_through_the_given_ply_only(tmp_path):
+    # After the centre and White's (1,2), Black's only winning replies are (2,1) and (2,3)
+    # (docs/strength.md): the book's answer is one of them; at ply 5 the player is itself.
+    centre = Position().play(go_board.move_from_text("2,2"))
+    after_white = centre.play(go_board.move_from_text("1,2"))
+    book_move = opening_book.read().lookup(after_white)
+    assert go_board.move_to_text(book_move) in ("2,1", "2,3")
+    previous, stones = (centre.black, centre.white), (after_white.black, after_white.white)
+    for name, extra in (("booked", ("--book-through", "3")), ("short", ("--book-through", "2")),
+                        ("own", ())):
+        (tmp_path / name).mkdir()
+        result = run_program(str(tmp_path / name), format_input(BLACK, previous, stones),
+                             "greedy", "--seed", "1", *extra)
+        assert result.returncode == 0, result.stderr
+    outputs = {name: (tmp_path / name / "output.txt").read_text() for name in
+               ("booked", "short", "own")}
+    assert outputs["booked"] == go_board.move_to_text(book_move)
+    assert outputs["short"] == outputs["own"] != outputs["booked"]
+
+
 def test_run_py_forces_blacks_first_move_and_nothing_after(tmp_path):
     empty = format_input(BLACK, (0, 0), (0, 0))
     result = run_program(str(tmp_path), empty, "greedy", "--seed", "1", "--first-move", "0,1")

@@ -22,6 +22,10 @@ The rungs (`RUNGS`):
   White in every game (the book's White strategies);
 - white-after-mistakes: alphabeta4 forced to open at the centre and to throw the win away with
   its next move (one the book answers for White, drawn by seed), the agent White;
+- deep-agent-bare, deep-plain-uct: as centre-agent-bare and centre-plain-uct, but Black plays
+  the book's proven moves through ply DEEP_BOOK_PLY (the centre and the one reply that keeps its
+  win after White's try), then plays on as itself: where White's tries from ply 4 on are tested
+  (after White's second move nearly every searcher slips at once, docs/strength.md);
 - centre-agent-bare, -plain-uct, -alphabeta4, -gnugo, -previous: White's yardstick after the
   centre, the game strong opponents give us: the opponent is Black and opens at the centre (the
   agents and GNU Go choose it; plain-uct and alphabeta4 are forced to), then plays on as itself,
@@ -64,11 +68,16 @@ FORCED_OPENINGS = {plan.name: "--first-move " + plan.start[0]
 CENTRE_RUNGS = {"centre-" + name: name
                 for name in ("agent-bare", "plain-uct", "alphabeta4", "gnugo", "previous")}
 CENTRE_OPTIONS = ("--first-move", "2,2")  # for the built-in players, which may open elsewhere
+# White's tries from ply 4 on: Black finds its first only-moves from the book, then is itself.
+DEEP_BOOK_PLY = 3
+DEEP_RUNGS = {"deep-" + name: name for name in ("agent-bare", "plain-uct")}
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
-         "previous", "gnugo"] + sorted(FORCED_OPENINGS) + list(CENTRE_RUNGS)
+         "previous", "gnugo"] + sorted(FORCED_OPENINGS) + list(CENTRE_RUNGS) + list(DEEP_RUNGS)
 # The rungs where the agent is White in every game.
-WHITE_RUNGS = frozenset(FORCED_OPENINGS) | frozenset(CENTRE_RUNGS)
-AGENT_BARE_ENV = "LITTLEGO_BOOK=0 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
+AFTER_CENTRE_RUNGS = frozenset(CENTRE_RUNGS) | frozenset(DEEP_RUNGS)
+WHITE_RUNGS = frozenset(FORCED_OPENINGS) | AFTER_CENTRE_RUNGS
+BARE_SEARCH_ENV = "LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1"
+AGENT_BARE_ENV = "LITTLEGO_BOOK=0 " + BARE_SEARCH_ENV
 GNUGO_ARGS = "--mode gtp --level 10"
 GNUGO_DEBIAN_PATH = "/usr/games/gnugo"
 RELEASE_FILE = os.path.join(REPO_ROOT, "release.json")
@@ -104,6 +113,8 @@ def plain_uct_move_cpu(move_cpu, game_cpu):
 def opponent_spec(rung, args):
     if rung in CENTRE_RUNGS:
         return centre_spec(CENTRE_RUNGS[rung], args)
+    if rung in DEEP_RUNGS:
+        return deep_spec(DEEP_RUNGS[rung], args)
     if rung == "agent-bare":
         return agent_command(args.move_cpu, args.game_cpu, AGENT_BARE_ENV)
     if rung == "previous":
@@ -135,6 +146,15 @@ def centre_spec(name, args):
     if name == "gnugo":  # deterministic: its games differ only by its drawn early moves
         return gnugo_spec(GTP_VARY_PREFIX)
     return opponent_spec(name, args)  # the agents and GNU Go open at the centre themselves
+
+
+def deep_spec(name, args):
+    """The opponent of a deep rung: rung `name`'s at the centre, the book's through
+    DEEP_BOOK_PLY."""
+    if name == "plain-uct":
+        return plain_uct_spec(args, *CENTRE_OPTIONS + ("--book-through", str(DEEP_BOOK_PLY)))
+    return agent_command(args.move_cpu, args.game_cpu, "LITTLEGO_BOOK_PLIES={} {}".format(
+        DEEP_BOOK_PLY, BARE_SEARCH_ENV))
 
 
 def gnugo_spec(prefix):

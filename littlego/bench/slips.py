@@ -13,8 +13,8 @@ the win go), the plies where White gave a proven win back, the plies whose proof
 CPU, and whether Black opened at the centre at all.
 
 `main` judges the rungs of a ladder directory where the agent is White after the centre
-(`ladder.CENTRE_RUNGS`) and prints, per rung, the agent's wins, how many distinct games were
-played, the plies of Black's first slips, and the games in which White kept every win it was
+(`ladder.AFTER_CENTRE_RUNGS`: the centre and deep rungs) and prints, per rung, the agent's wins,
+how many distinct games were played, the plies of Black's first slips, and the games in which White kept every win it was
 given; with --json, one line per game (its verdict and the moves up to Black's first slip).
 """
 
@@ -112,7 +112,7 @@ def main(argv=None):
     summaries, lines = [], []
     with solver.Solver(args.table_bits) as prover:
         for rung, records, agent in ladder.rung_games(args.ladder):
-            if rung not in ladder.CENTRE_RUNGS:
+            if rung not in ladder.AFTER_CENTRE_RUNGS:
                 continue
             verdicts = []
             for record in records:

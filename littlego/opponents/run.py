@@ -1,7 +1,7 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
     littlego opponent NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
-                                           [--mistake]
+                                           [--mistake] [--book-through PLY]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
 The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step_COLOUR.json`.
@@ -10,6 +10,9 @@ ladder's white-after-* rungs: the agent as White after each of Black's losing fi
 `--mistake` makes Black's second move (ply 3) one after which the book answers for White, a move
 that throws Black's win away (the white-after-mistakes rung, with --first-move 2,2), drawn with
 the move's seed; the player's own choice when there is none.
+`--book-through` makes the player's moves through that ply the book's proven winning ones where
+the book has one (the ladder's deep-* rungs: a strong Black that finds its first only-moves,
+then plays on as itself).
 A malformed input.txt prints one line to stderr and exits with status 2.
 """
 
@@ -56,6 +59,8 @@ def main(argv=None):
                         help="Black's first move, instead of the player's choice")
     parser.add_argument("--mistake", action="store_true",
                         help="Black's second move: one the book answers for White")
+    parser.add_argument("--book-through", type=int, default=0, metavar="PLY",
+                        help="through this ply, the book's proven winning move where it has one")
     args = parser.parse_args(argv)
     try:
         colour, previous, current = read_input()
@@ -74,13 +79,17 @@ def main(argv=None):
                              .format(args.name, MAX_MOVE_CPU))
             return INPUT_ERROR_STATUS
         options["time_limit"] = args.move_cpu
-    mistakes = []
+    mistakes, book_move = [], None
     if args.mistake and ply == MISTAKE_PLY:
         book = opening_book.read()
         mistakes = [move for move in position.legal_moves()
                     if book.lookup(position.play(move)) is not None]
+    elif ply <= args.book_through:
+        book_move = opening_book.read().lookup(position)
     if args.first_move is not None and ply == 1:
         move = args.first_move
+    elif book_move is not None:
+        move = book_move
     elif mistakes:
         move = random.Random(move_seed(seed, ply)).choice(mistakes)
     else:

@@ -9,14 +9,21 @@ proves something answers; the others are not asked:
    margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is
    kept.
 3. the opening book (`book_moves`): the book holds the winning side's proven strategy, so its
-   move is a proven win; the other moves stay unknown.
+   move is a proven win and the other moves stay unknown; a try of the book (the loser's
+   repertoire) proves the position lost, every move with it.
+In a lost position the answer also names the best try, the move the agent would play there
+(`best_try`): the book's, else the exact search's (lz_analyze.best_try_in_time, with what is
+left of the CPU), with what it asks of the opponent in agent.try_details' words.
 
 The answer is plain JSON, results seen from the side to move:
     {"source": SOURCE_SOLVER | SOURCE_SEARCH | SOURCE_BOOK | None,
      "result": WIN | LOSS | None,          the position under best play, when proven
      "margin": points or None,             the position's exact final margin, when known
      "moves": {"i,j" or "PASS": {"result": WIN | LOSS, "margin": points (only when known)}},
-     "unknown": bool}                      some legal move has no result
+     "unknown": bool,                      some legal move has no result
+     "best_try": None or {"move": "i,j" or "PASS", "opponent_wins": n or None (the try ends
+                 the game), "opponent_moves": n, "summary": "lost: Black must find 1 of 19
+                 moves"}}                  in a lost position, when a try is known
 Only legal moves are listed. Margins are in points (komi included) for the mover: positive
 wins. `cpu_limit` is CPU seconds of the calling thread (time.thread_time), so that a server
 thread's budget does not count the other threads' work.
@@ -25,9 +32,11 @@ thread's budget does not count the other threads' work.
 import importlib
 import time
 
+import agent
 import endgame
 import go_board
 import opening_book
+from littlego.gtp.lz_analyze import best_try_in_time
 
 WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
 SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
@@ -41,22 +50,24 @@ def move_results(position, cpu_limit, book=None, clock=time.thread_time):
     legal = [go_board.move_to_text(move) for move in position.legal_moves()]
     if not legal:
         return summary(None, legal, {}, None)
+    book = opening_book.read() if book is None else book
     deadline = clock() + cpu_limit
-    found = solver_moves(position, cpu_limit)
-    if found:
-        return summary(SOURCE_SOLVER, legal, *found)
-    found = search_moves(position, deadline, clock)
-    if found:
-        return summary(SOURCE_SEARCH, legal, *found)
-    found = book_moves(position, opening_book.read() if book is None else book)
-    if found:
-        return summary(SOURCE_BOOK, legal, *found)
-    return summary(None, legal, {}, None)
+    table = {}  # the Python search's proofs, for the best try's count
+    source, found = SOURCE_SOLVER, solver_moves(position, cpu_limit)
+    if not found:
+        source, found = SOURCE_SEARCH, search_moves(position, deadline, clock, table)
+    if not found:
+        source, found = SOURCE_BOOK, book_moves(position, book)
+    answer = summary(source, legal, *(found or ({}, None)))
+    if answer["result"] == LOSS:
+        answer["best_try"] = best_try(position, book, deadline, clock, table)
+    return answer
 
 
 def summary(source, legal, moves, margin):
     """The answer's dict from one source's `{move text: {"result", ["margin"]}}` and the
-    position's margin (None when unknown); moves that are not legal are left out."""
+    position's margin (None when unknown); moves that are not legal are left out. No best try
+    yet (`best_try`)."""
     moves = {move: moves[move] for move in legal if move in moves}
     results = [moves[move]["result"] for move in moves]
     if WIN in results:
@@ -66,7 +77,26 @@ def summary(source, legal, moves, margin):
     else:
         result = None
     return {"source": source if moves else None, "result": result, "margin": margin,
-            "moves": moves, "unknown": len(moves) < len(legal)}
+            "moves": moves, "unknown": len(moves) < len(legal), "best_try": None}
+
+
+def best_try(position, book, deadline, clock, table):
+    """The answer's `best_try` for the lost `position`: the book's try, else, when few plies
+    are left, the exact search's if it counts every move by `deadline`; None when neither
+    knows it."""
+    entry = book.entry(position)
+    if entry is not None and entry.opponent_wins:
+        found = entry.move, entry.opponent_wins
+    elif go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT:
+        found = best_try_in_time(position, deadline, table, clock)
+    else:
+        found = None
+    if found is None:
+        return None
+    move, opponent_wins = found
+    details = agent.try_details(position, move, opponent_wins)
+    return {"move": go_board.move_to_text(move), "opponent_wins": opponent_wins,
+            "opponent_moves": details["opponent_moves"], "summary": details["summary"]}
 
 
 def solver_moves(position, cpu_limit):
@@ -99,12 +129,13 @@ def solver_moves(position, cpu_limit):
     return moves, detailed["margin"]
 
 
-def search_moves(position, deadline, clock):
+def search_moves(position, deadline, clock, table=None):
     """`(moves, margin)` from endgame.ExactSolver, or None when too many plies are left or
-    nothing was proven by `deadline`. The margin is the position's, or None when unknown."""
+    nothing was proven by `deadline`. The margin is the position's, or None when unknown.
+    `table`: where the proofs are kept (see ExactSolver)."""
     if go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT:
         return None
-    solver = endgame.ExactSolver(cpu_deadline=deadline, clock=clock)
+    solver = endgame.ExactSolver(cpu_deadline=deadline, clock=clock, table=table)
     root = [(go_board.move_to_text(move), child) for move, child in solver.root_moves(position)]
     moves = {}
     try:
@@ -136,9 +167,13 @@ def exact_margin(solver, position, child):
 
 
 def book_moves(position, book):
-    """`({book move: win}, None)` when `book` answers `position`, else None (the book keeps no
-    margins: they stay offline, in its provenance)."""
-    move = book.lookup(position)
-    if move is None:
+    """`({book move: win}, None)` when `book` answers `position` with a win, `({every legal
+    move: loss}, None)` when it answers with a try, else None (the book keeps no margins: they
+    stay offline, in its provenance)."""
+    entry = book.entry(position)
+    if entry is None:
         return None
-    return {go_board.move_to_text(move): {"result": WIN}}, None
+    if entry.opponent_wins:
+        return {go_board.move_to_text(move): {"result": LOSS}
+                for move in position.legal_moves()}, None
+    return {go_board.move_to_text(entry.move): {"result": WIN}}, None
