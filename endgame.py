@@ -384,6 +384,16 @@ class ExactSolver(object):
         return best, None if fewest == ENDS_LOST else fewest
 
 
+def best_try_in_time(position, cpu_deadline, table=None, clock=time.process_time):
+    """`(move, opponent_wins)`, ExactSolver.best_try of the lost `position`, when it
+    counted every move by `cpu_deadline` (of `clock`), else None. Past its deadline best_try
+    gives the best of the moves it counted so far, so only an answer read before the deadline is
+    whole; the proofs it made stay in `table` for the next call."""
+    solver = ExactSolver(cpu_deadline, clock=clock, table=table)
+    found = solver.best_try(position)
+    return found if clock() <= cpu_deadline else None
+
+
 def winning_pass(position):
     """The opponent just passed and we are ahead: passing ends the game with our win."""
     return position.ply > 1 and position.pass_ends_game and position.winner() == position.to_move

@@ -1,6 +1,7 @@
 """referee/move_results.py: each legal move's proven result from the compiled solver (a fake module
 here), the Python exact search (checked against endgame.ExactSolver and the reference solver)
-and the book."""
+and the book; in a lost position, the best try (the book's or the exact search's) and its
+words."""
 
 import itertools
 import random
@@ -113,6 +114,11 @@ def test_the_exact_search_gives_every_move_its_result_and_margin():
         (SOURCE_SEARCH, WIN, 1.5, False)
 
 
+# White's best try (move_results') after Black's winning 0,2 in late_position().
+LOST_AFTER_THE_WINNING_MOVE = {"move": "4,2", "opponent_wins": 1, "opponent_moves": 8,
+                               "summary": "lost: Black must find 1 of 8 moves"}
+
+
 def test_after_a_winning_move_every_reply_of_the_opponent_is_a_proven_loss():
     position = late_position().play(from_coord(0, 2))
     answer = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
@@ -121,6 +127,21 @@ def test_after_a_winning_move_every_reply_of_the_opponent_is_a_proven_loss():
     assert {known["result"] for known in answer["moves"].values()} == {LOSS}
     assert set(answer["moves"]) == {go_board.move_to_text(m) for m in position.legal_moves()}
     assert (answer["result"], answer["margin"], answer["unknown"]) == (LOSS, -1.5, False)
+    # White's best try: 4,2 leaves Black 1 winning reply of its 8 legal moves.
+    assert endgame.ExactSolver().best_try(position) == (from_coord(4, 2), 1)
+    assert answer["best_try"] == LOST_AFTER_THE_WINNING_MOVE
+
+
+def test_the_best_try_of_a_lost_position_the_compiled_solver_proves_is_the_searchs(
+        monkeypatch):
+    position = late_position().play(from_coord(0, 2))
+    fake = FakeSolver(answer={"result": "loss", "margin": None, "nodes": 10, "cpu": 0.1,
+                              "moves": {go_board.move_to_text(move): "loss"
+                                        for move in position.legal_moves()}})
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, fake)
+    answer = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
+    assert (answer["source"], answer["result"]) == (SOURCE_SOLVER, LOSS)
+    assert answer["best_try"] == LOST_AFTER_THE_WINNING_MOVE
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -148,6 +169,7 @@ def test_what_was_proven_before_the_cpu_ran_out_is_kept_and_the_rest_is_unknown(
             assert known == {"result": WIN if solver.move_wins(position, child) else LOSS}
     if all_results:
         assert answer["result"] == (WIN if solver.mover_wins(position) else LOSS)
+    assert answer["best_try"] is None  # the CPU ran out before any try was counted
 
 
 def test_the_winning_moves_margins_come_first_and_give_the_positions():
@@ -195,6 +217,21 @@ def test_a_book_move_is_a_win_and_the_other_moves_are_unknown(tmp_path):
     assert answer == {"source": SOURCE_BOOK, "result": WIN, "margin": None,
                       "moves": {go_board.move_to_text(move): {"result": WIN}}, "unknown": True,
                       "best_try": None}
+
+
+def test_a_book_try_proves_every_move_lost_and_names_the_try(tmp_path):
+    position = Position.from_text(EARLY, to_move=BLACK, ply=5).transformed(5)
+    move = position.legal_placements()[3]
+    path = str(tmp_path / "book.txt")
+    key, stored = opening_book.record(position, move)
+    opening_book.write(path, {}, {}, tries={key: (stored, 3)})
+    answer = move_results.move_results(position, CPU, book=opening_book.read(path))
+    assert answer == {
+        "source": SOURCE_BOOK, "result": LOSS, "margin": None, "unknown": False,
+        "moves": {go_board.move_to_text(legal): {"result": LOSS}
+                  for legal in position.legal_moves()},
+        "best_try": {"move": "0,3", "opponent_wins": 3, "opponent_moves": 21,
+                     "summary": "lost: White must find 3 of 21 moves"}}
 
 
 def test_the_book_file_proves_blacks_centre():

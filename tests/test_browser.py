@@ -5,8 +5,8 @@ shows must be the referee's (the game's SGF replayed through referee.judge, whic
 with the go_board rules the server plays on). A refused click shows its reason, the agent's
 analysis appears after its move, and a saved SGF replays with the slider. The proven results of
 the person's moves tint exactly the points /api/analysis names (its exactness is
-tests/test_analysis.py's). The server and the
-browser are stopped whatever happens, and every wait is bounded.
+tests/test_analysis.py's); a lost position's best try is shown in the server's words. The
+server and the browser are stopped whatever happens, and every wait is bounded.
 """
 
 import os
@@ -15,9 +15,14 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 
 import pytest
+from test_agent import HOPELESS, HOPELESS_BEFORE
 
+import agent
+import opening_book
+from go_board import BLACK, Position, from_coord
 from littlego import solver
 from littlego.referee import judge, move_results, rules
 from littlego.referee.sgf import sgf_moves
@@ -288,8 +293,41 @@ def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_pa
     assert answer["source"] == source and not answer["unknown"]
     assert tinted(browser) == expected_tints(answer)
     assert not browser.find_elements("css selector", "#board .point.taken[class*=result-]")
+    assert text_of(browser, "results-source") == results_line(answer)
+    browser.save_screenshot(str(tmp_path / "proven-results.png"))
+
+
+def results_line(answer):
+    """The page's line for a whole /api/analysis answer (every move proven)."""
     verdict = {"win": "you win with best play", "loss": "you lose against best play"}
     margin = "" if answer["margin"] is None else " ({})".format(label_of(answer["margin"]))
-    assert text_of(browser, "results-source") == \
-        "proven results: from the {}; {}{}.".format(source, verdict[answer["result"]], margin)
-    browser.save_screenshot(str(tmp_path / "proven-results.png"))
+    best_try = answer["best_try"]
+    tried = "" if best_try is None else "; best try {} ({})".format(best_try["move"],
+                                                                     best_try["summary"])
+    return "proven results: from the {}; {}{}{}.".format(answer["source"],
+                                                          verdict[answer["result"]], margin, tried)
+
+
+def test_a_lost_positions_best_try_is_shown_in_the_servers_words(browser, served, monkeypatch):
+    # The page's two views, fed the server's JSON for a lost endgame (tests/test_agent.py's
+    # HOPELESS): the agent's decision record, and the proven results of the person's moves.
+    position = Position.from_text(HOPELESS, BLACK, 23, previous=HOPELESS_BEFORE)
+    details = agent.try_details(position, from_coord(3, 4), 7)
+    record = agent.decision_record(agent.Decision(from_coord(3, 4), agent.SOURCE_EXACT, details),
+                                   position, 0.01, 1.0)
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE,
+                        types.SimpleNamespace(available=lambda: False))
+    answer = move_results.move_results(position, 30.0, book=opening_book.NO_BOOK)
+    assert answer["best_try"]["summary"] == details["summary"] == \
+        "lost: White must find 7 of 7 moves"
+    open_page(browser, served("random"))
+    wait_for_results(browser)
+    browser.execute_script("showDecision(arguments[0], 'the agent'); showResults(arguments[1]);",
+                           record, answer)
+    assert text_of(browser, "proof") == "proven loss (best try)"
+    assert text_of(browser, "try-summary") == "lost: White must find 7 of 7 moves"
+    assert text_of(browser, "results-source") == results_line(answer) == (
+        "proven results: from the exact search; you lose against best play ({}); best try 3,4 "
+        "(lost: White must find 7 of 7 moves).".format(label_of(answer["margin"])))
+    assert browser.find_element("id", "board-3-4").get_attribute("title").endswith(
+        "; best try: lost: White must find 7 of 7 moves")

@@ -8,7 +8,7 @@ import itertools
 import agent
 import endgame
 import go_board
-from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis, best_try_in_time
+from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis
 from mcts import core
 
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
@@ -66,12 +66,12 @@ def test_the_best_try_is_counted_over_slices_from_the_kept_table():
     # (one every 1,024 nodes), short of the ~20,000 nodes the whole count takes.
     position = late_position(12)
     whole = endgame.ExactSolver().best_try(position)
-    assert best_try_in_time(position, 3, {}, clock=itertools.count().__next__) is None
+    assert endgame.best_try_in_time(position, 3, {}, clock=itertools.count().__next__) is None
     table, calls = {}, 0
     found = None
     while found is None:
         calls += 1
-        found = best_try_in_time(position, 3, table, clock=itertools.count().__next__)
+        found = endgame.best_try_in_time(position, 3, table, clock=itertools.count().__next__)
     assert found == whole == (go_board.from_coord(4, 1), 3) and calls > 1
 
 

@@ -7,7 +7,7 @@ Certainties come first: the opening book's entry (its move a proven win; or a tr
 position proven lost and every move with it), and, at most endgame.EXACT_PLIES_LEFT plies from
 the end, the exact solver's proof of each move in turn (an unfinished proof resumes in the next
 slice from the kept solver table); when every move is proven lost, the exact search's best try
-(`best_try_in_time`, slice after slice until it has counted every move). A lost position's try
+(`endgame.best_try_in_time`, slice after slice until it has counted every move). A lost position's try
 is `Analysis.best_try`, the move to play, ranked first among the proven losses; the engine says
 what it asks of the opponent (agent.try_details). Then MCTS (mcts/core.py) in this process, one
 tree grown slice after slice: its root children give visits and mean values, and the most
@@ -34,16 +34,6 @@ MAX_SIMULATIONS = 400000
 # One move's analysis: `value` for the side to move in [0, 1] (exact when `proven`), `pv` the
 # moves from this one on.
 Candidate = collections.namedtuple("Candidate", "move visits value proven pv")
-
-
-def best_try_in_time(position, cpu_deadline, table=None, clock=time.process_time):
-    """`(move, opponent_wins)`, endgame.ExactSolver.best_try of the lost `position`, when it
-    counted every move by `cpu_deadline` (of `clock`), else None. Past its deadline best_try
-    gives the best of the moves it counted so far, so only an answer read before the deadline is
-    whole; the proofs it made stay in `table` for the next call."""
-    solver = endgame.ExactSolver(cpu_deadline, clock=clock, table=table)
-    found = solver.best_try(position)
-    return found if clock() <= cpu_deadline else None
 
 
 class Analysis(object):
@@ -80,7 +70,7 @@ class Analysis(object):
             self._prove(seconds)
             return True
         if self.seeking_try:
-            self.best_try = best_try_in_time(self.position, time.process_time() + seconds,
+            self.best_try = endgame.best_try_in_time(self.position, time.process_time() + seconds,
                                              self.solver_table)
             self.seeking_try = self.best_try is None
             return True

@@ -12,7 +12,7 @@ proves something answers; the others are not asked:
    move is a proven win and the other moves stay unknown; a try of the book (the loser's
    repertoire) proves the position lost, every move with it.
 In a lost position the answer also names the best try, the move the agent would play there
-(`best_try`): the book's, else the exact search's (lz_analyze.best_try_in_time, with what is
+(`best_try`): the book's, else the exact search's (endgame.best_try_in_time, with what is
 left of the CPU), with what it asks of the opponent in agent.try_details' words.
 
 The answer is plain JSON, results seen from the side to move:
@@ -36,7 +36,6 @@ import agent
 import endgame
 import go_board
 import opening_book
-from littlego.gtp.lz_analyze import best_try_in_time
 
 WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
 SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
@@ -88,7 +87,7 @@ def best_try(position, book, deadline, clock, table):
     if entry is not None and entry.opponent_wins:
         found = entry.move, entry.opponent_wins
     elif go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT:
-        found = best_try_in_time(position, deadline, table, clock)
+        found = endgame.best_try_in_time(position, deadline, table, clock)
     else:
         found = None
     if found is None:

@@ -12,6 +12,7 @@ on a thread of its own, once per position).
 `make_server` serves the page's files (referee/board/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
     GET  /api/analysis        on the person's turn, the proven result of each of their moves
+                              and, when they are lost, the best try in words
                               (referee/move_results.py's JSON), or {"pending": true} while working
     POST /api/new   {colour}  a new game, the person playing `colour` (1 Black, 2 White)
     POST /api/move  {move}    the person's move, `i,j` or `PASS`; then the opponent's answer

@@ -99,6 +99,13 @@ function showDecision(decision, opponent) {
       (details.margin !== undefined ? " by " + Math.abs(details.margin) : "");
     box.appendChild(proof);
   }
+  if (details.summary) {  // a try's words, from agent.lost_summary
+    const summary = document.createElement("p");
+    summary.className = "proven";
+    summary.id = "try-summary";
+    summary.textContent = details.summary;
+    box.appendChild(summary);
+  }
   if (details.candidates) {
     const table = document.createElement("table");
     table.id = "candidates";
@@ -166,11 +173,15 @@ function marginText(margin) {
   return (margin > 0 ? "+" : "−") + Math.abs(margin);
 }
 
-// Tints the legal moves the answer knows: their points on the board, and the Pass button.
+// Tints the legal moves the answer knows: their points on the board, and the Pass button. In a
+// lost position the line names the best try and what it asks of the opponent (the server's
+// words: `best_try.summary`).
 function showResults(analysis) {
+  const bestTry = analysis.best_try;
   for (const [move, known] of Object.entries(analysis.moves)) {
     const hasMargin = known.margin !== undefined && known.margin !== null;
-    const title = "proven " + known.result + (hasMargin ? " by " + Math.abs(known.margin) : "");
+    const title = "proven " + known.result + (hasMargin ? " by " + Math.abs(known.margin) : "") +
+      (bestTry && bestTry.move === move ? "; best try: " + bestTry.summary : "");
     const target = move === "PASS" ? $("pass") : $("board-" + move.replace(",", "-"));
     target.classList.add(RESULT_CLASSES[known.result]);
     target.title = title;
@@ -187,6 +198,7 @@ function showResults(analysis) {
     line += "; " + VERDICTS[analysis.result] +
       (analysis.margin !== null ? " (" + marginText(analysis.margin) + ")" : "");
   }
+  if (bestTry) line += "; best try " + bestTry.move + " (" + bestTry.summary + ")";
   if (analysis.source && analysis.unknown) line += "; the moves not tinted are not proven here";
   showResultsLine(line + ".", analysis.source ? "shown" : "unknown");
 }
