@@ -76,11 +76,11 @@ def test_centre_rungs_open_at_the_centre_with_the_agent_white(tmp_path):
         "gnugo", args)[len("gtp:"):]
 
 
-def test_deep_rungs_play_the_books_moves_through_ply_3_then_their_own(tmp_path):
+def test_deep_rungs_play_the_books_moves_through_ply_5_then_their_own(tmp_path):
     args = Args(str(tmp_path / "ladder"))
     assert sorted(ladder.DEEP_RUNGS) == ["deep-agent-bare", "deep-plain-uct"]
     assert ladder.opponent_spec("deep-plain-uct", args).endswith(
         "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2 "
-        "--book-through 3")
-    assert " LITTLEGO_BOOK_PLIES=3 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1 " \
+        "--book-through 5")
+    assert " LITTLEGO_BOOK_PLIES=5 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1 " \
         in ladder.opponent_spec("deep-agent-bare", args)

@@ -23,9 +23,10 @@ The rungs (`RUNGS`):
 - white-after-mistakes: alphabeta4 forced to open at the centre and to throw the win away with
   its next move (one the book answers for White, drawn by seed), the agent White;
 - deep-agent-bare, deep-plain-uct: as centre-agent-bare and centre-plain-uct, but Black plays
-  the book's proven moves through ply DEEP_BOOK_PLY (the centre and the one reply that keeps its
-  win after White's try), then plays on as itself: where White's tries from ply 4 on are tested
-  (after White's second move nearly every searcher slips at once, docs/strength.md);
+  the book's proven moves through ply DEEP_BOOK_PLY (the centre and the only replies that keep
+  its win after White's tries at plies 2 and 4), then plays on as itself: where White's tries
+  from ply 6 on, which the repertoire's rules choose differently, are tested (after White's
+  second move nearly every searcher slips at once, docs/strength.md);
 - centre-agent-bare, -plain-uct, -alphabeta4, -gnugo, -previous: White's yardstick after the
   centre, the game strong opponents give us: the opponent is Black and opens at the centre (the
   agents and GNU Go choose it; plain-uct and alphabeta4 are forced to), then plays on as itself,
@@ -68,8 +69,8 @@ FORCED_OPENINGS = {plan.name: "--first-move " + plan.start[0]
 CENTRE_RUNGS = {"centre-" + name: name
                 for name in ("agent-bare", "plain-uct", "alphabeta4", "gnugo", "previous")}
 CENTRE_OPTIONS = ("--first-move", "2,2")  # for the built-in players, which may open elsewhere
-# White's tries from ply 4 on: Black finds its first only-moves from the book, then is itself.
-DEEP_BOOK_PLY = 3
+# White's tries from ply 6 on: Black finds its first only-moves from the book, then is itself.
+DEEP_BOOK_PLY = 5
 DEEP_RUNGS = {"deep-" + name: name for name in ("agent-bare", "plain-uct")}
 RUNGS = ["random", "greedy", "aggressive", "alphabeta", "alphabeta4", "plain-uct", "agent-bare",
          "previous", "gnugo"] + sorted(FORCED_OPENINGS) + list(CENTRE_RUNGS) + list(DEEP_RUNGS)
