@@ -8,6 +8,7 @@ legal answers only, in every image; and a seeded sample checked against a brute-
 of the file written here from the format's description alone.
 """
 
+import collections
 import json
 import os
 import random
@@ -28,7 +29,7 @@ from littlego.bench.positions import random_positions
 from littlego.grader import bundle
 from littlego.paths import REPO_ROOT
 from littlego.referee import rules
-from littlego.solver import strategy
+from littlego.solver import repertoire, strategy
 
 CENTRE = from_coord(2, 2)
 BOOK = opening_book.read()
@@ -419,9 +420,39 @@ SAMPLE_LINES = 8
 SAMPLE_FROM_PLY = 9
 
 
-def test_the_header_claims_blacks_moves_through_ply_11_and_no_whites():
-    assert (BOOK.answered_plies(BLACK), BOOK.answered_plies(WHITE)) == (11, 0)
+def test_the_header_claims_blacks_moves_through_ply_11_and_whites_through_ply_10():
+    assert (BOOK.answered_plies(BLACK), BOOK.answered_plies(WHITE)) == (11, 10)
     assert BOOK.lookup(Position()) == CENTRE
+
+
+REPERTOIRE_LINES = 300
+
+
+def test_after_the_centre_white_has_an_entry_wherever_black_takes_it_through_ply_10():
+    # White's claim of ply 10 after the centre, on seeded lines where Black plays at random
+    # and White follows the book: a try where Black kept its win, a proven win after any slip
+    # (the whole proof is `make verify-book`). The tries' first two: (1,2) leaving Black 2
+    # winning replies, then one leaving 1 (docs/strength.md).
+    rng = random.Random("book:repertoire")
+    tries, wins = collections.Counter(), 0
+    for _ in range(REPERTOIRE_LINES):
+        position = Position().play(CENTRE)
+        while not position.is_over and position.ply <= repertoire.REPERTOIRE.last_ply:
+            if position.to_move == WHITE:
+                entry = BOOK.entry(position)
+                assert entry is not None, position
+                if entry.opponent_wins:
+                    tries[position.ply, entry.opponent_wins] += 1
+                else:
+                    wins += 1
+                move = entry.move
+            else:
+                move = rng.choice(position.legal_moves())
+            position = position.play(move)
+    assert tries[2, 2] == REPERTOIRE_LINES and tries[4, 1] > 0 and wins > 1000
+    assert {ply for ply, _ in tries} <= {2, 4, 6, 8, 10}
+    first = BOOK.entry(Position().play(CENTRE))
+    assert go_board.to_coord(first.move) in ((1, 2), (2, 1), (2, 3), (3, 2))
 
 
 @pytest.mark.parametrize("plan", strategy.STRATEGIES, ids=lambda plan: plan.name)
