@@ -213,3 +213,14 @@ def test_the_built_book_holds_the_tries_and_proven_answers_after_every_slip(
     assert [(report["strategy"], report["failures"]) for report in reports] == [
         (plan.name, []), ("first", []), ("small-after-slips", [])]
     assert reports[0]["checked"] == len(tries) and reports[2]["checked"] >= len(slips)
+
+
+def test_verify_book_only_checks_the_named_parts(tmp_path, small_book_plans, capsys):
+    _, plan = small_book_plans
+    build(tmp_path)
+    capsys.readouterr()
+    code = verify_book.main(["--book", str(tmp_path / "book.txt"), "--jobs", "1",
+                             "--table-bits", str(TABLE_BITS), "--only", "small-after-slips"])
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and [report["strategy"] for report in reports] == ["small-after-slips"]
+    assert reports[0]["checked"] >= len(walked(plan)[1]) and reports[0]["failures"] == []

@@ -1,7 +1,7 @@
 """Check the book against the winning side's strategies with the compiled solver.
 
 Usage: littlego verify-book [--book opening_book.txt] [--lines N --seed S]
-           [--from-ply P] [--table-bits B] [--jobs 2] [--ray ADDRESS]
+           [--from-ply P] [--table-bits B] [--jobs 2] [--ray ADDRESS] [--only NAME,...]
 
 First White's repertoire after the centre (solver/repertoire.py's `check`, always whole): at
 every position White reaches while Black keeps its win, through ply 10, the position is lost,
@@ -11,7 +11,9 @@ Black's slips along it. Then, for each strategy of solver/strategy.py and for AF
 the book (or, with --lines, N seeded lines on which the loser plays at random) must have a book
 answer that the solver proves winning (solver.strategy.check).
 The full check runs the build's jobs (solver.strategy.check_job) on --jobs local processes or
-a Ray cluster; the repertoire and the sampled check run here.
+a Ray cluster; the repertoire and the sampled check run here. --only checks the named parts
+alone (e.g. `--only white-repertoire,white-after-slips`, what a new repertoire adds; the
+slips' check needs the repertoire's walk, which then runs but is reported only when named).
 Prints one JSON object per strategy and one for the repertoire (positions checked, failures,
 nodes, CPU seconds; the full check also a line per job on stderr as it ends) and exits 1 when
 any position fails, 2 when the solver is not built.
@@ -29,9 +31,11 @@ from littlego import solver
 from littlego.solver import executors, repertoire, strategy
 
 
-def plans():
-    """What the check walks after the repertoire: the strategies, then AFTER_SLIPS."""
-    return strategy.STRATEGIES + (strategy.AFTER_SLIPS,)
+def plans(only=None):
+    """What the check walks after the repertoire: the strategies, then AFTER_SLIPS (those named
+    in `only`, when given)."""
+    return tuple(plan for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)
+                 if only is None or plan.name in only)
 
 
 def parse_args(argv):
@@ -44,6 +48,8 @@ def parse_args(argv):
     parser.add_argument("--table-bits", type=int, default=solver.BOOK_TABLE_BITS)
     parser.add_argument("--jobs", type=int, default=2, help="local worker processes (full check)")
     parser.add_argument("--ray", metavar="ADDRESS", help="run the full check's jobs on Ray")
+    parser.add_argument("--only", type=lambda text: set(text.split(",")), metavar="NAMES",
+                        help="check these parts only (default: all)")
     return parser.parse_args(argv)
 
 
@@ -71,7 +77,8 @@ def sampled(args, plan, slips):
 
 def full(args, slips):
     """{strategy name: (checked, failures, stats)} of every job, summed per strategy."""
-    totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in plans()}
+    chosen = plans(args.only)
+    totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in chosen}
 
     def done(arguments, result):
         job = arguments[0]
@@ -81,11 +88,12 @@ def full(args, slips):
         checked, failures, stats = totals[name]
         totals[name] = (checked + result[0], failures + result[1],
                         {key: stats[key] + result[2][key] for key in stats})
+    work = [job for plan in chosen if plan != strategy.AFTER_SLIPS
+            for job in strategy.jobs(plan)]
+    if strategy.AFTER_SLIPS in chosen:
+        work += strategy.slip_jobs(slips)
     executors.run(strategy.check_job, [(job, args.book, args.table_bits, args.from_ply)
-                                        for job in [job for plan in strategy.STRATEGIES
-                                                    for job in strategy.jobs(plan)]
-                                        + strategy.slip_jobs(slips)],
-                   args.jobs, args.ray, done)
+                                        for job in work], args.jobs, args.ray, done)
     return totals
 
 
@@ -104,10 +112,12 @@ def main(argv=None):
         return 2
     try:
         checked, failures, stats, slips = checked_repertoire(args)
-        report(repertoire.REPERTOIRE.name, checked, failures, stats)
-        failed = len(failures)
+        failed = 0
+        if args.only is None or repertoire.REPERTOIRE.name in args.only:
+            report(repertoire.REPERTOIRE.name, checked, failures, stats)
+            failed = len(failures)
         results = None if args.lines else full(args, slips)
-        for plan in plans():
+        for plan in plans(args.only):
             checked, failures, stats = results[plan.name] if results else sampled(args, plan,
                                                                                   slips)
             failed += len(failures)
