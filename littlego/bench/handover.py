@@ -5,12 +5,16 @@ Usage: littlego handover [--lines 40] [--seed 1] [--python PATH]
 For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
 the winner follows the book past its last ply, to the winner's first move without a book
 answer (ply 13 for Black, ply 12 for White; after mistakes each line starts at a mistake the
-book answers, solver.strategy.starts). There the agent's exact search
+book answers, solver.strategy.starts; after slips along White's repertoire, at a slip:
+solver/repertoire.py's `check` lists them). Then White's repertoire itself: every ply-12
+position it reaches while Black keeps its win, lost for White, where the search must find its
+best try in the same share. There the agent's exact search
 (endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
 grader's Python 3.7 (or --python) with the share of a default move the agent gives it
 (agent.SOLVER_SHARE of agent.DEFAULT_MOVE_CPU). Prints, per strategy, how many positions the
 search decided within that share, the median and worst CPU seconds, and whether each decision
-is the proven win the compiled solver says it must be.
+is the proven win the compiled solver says it must be (for the repertoire: the proven loss it
+is, played as a try).
 """
 
 import argparse
@@ -25,7 +29,7 @@ import opening_book
 from littlego import solver
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
-from littlego.solver import strategy
+from littlego.solver import repertoire, strategy
 
 SHARE_CPU = agent.SOLVER_SHARE * agent.DEFAULT_MOVE_CPU
 # Decides each position given as JSON on stdin with a fresh exact search and the CPU share of
@@ -44,10 +48,10 @@ print(json.dumps(out))
 """
 
 
-def handover_positions(book, plan, rng, lines):
-    """The winner's first positions past the book on `lines` seeded lines of `plan`."""
+def handover_positions(book, plan, rng, lines, begins):
+    """The winner's first positions past the book on `lines` seeded lines of `plan` from
+    `begins`."""
     positions = []
-    begins = strategy.starts(plan, book)
     for _ in range(lines):
         position = rng.choice(begins)
         while not position.is_over:
@@ -60,6 +64,23 @@ def handover_positions(book, plan, rng, lines):
                 move = rng.choice(position.legal_moves())
             position = position.play(move)
     return positions
+
+
+def repertoire_handover(book, search):
+    """`(every ply-12 position of the book's repertoire, the lines of Black's slips along it)`:
+    White's tries followed, Black's winning replies (the compiled solver's) all followed."""
+    plan = repertoire.REPERTOIRE
+    slips = repertoire.check(book, plan, search)[2]
+    past = plan._replace(last_ply=plan.last_ply + 2)
+    reached = []
+
+    def answer(position, key, symmetry):
+        if position.ply > plan.last_ply:
+            reached.append(position)
+            return None
+        return book.entry(position).move
+    repertoire.traverse(search, past, answer)
+    return reached, slips
 
 
 def decide(python, positions):
@@ -85,18 +106,24 @@ def main(argv=None):
     book = opening_book.read()
     worst_all, undecided_all, lost_all = 0.0, 0, 0
     with solver.Solver() as search:
-        for plan in strategy.STRATEGIES:
-            rng = random.Random("{}:{}".format(args.seed, plan.name))
-            positions = handover_positions(book, plan, rng, args.lines)
+        tries, slips = repertoire_handover(book, search)
+        parts = [(plan, handover_positions(
+            book, plan, random.Random("{}:{}".format(args.seed, plan.name)), args.lines,
+            [strategy.position_after(line) for line in slips] if plan == strategy.AFTER_SLIPS
+            else strategy.starts(plan, book)))
+            for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)]
+        for name, positions in [(plan.name, found) for plan, found in parts] + [
+                (repertoire.REPERTOIRE.name, tries)]:
             decided = decide(python, positions)
             times = [seconds for _, seconds in decided]
             undecided = sum(move is None for move, _ in decided)
             lost = sum(move is not None and not search.wins(position, move)
-                       for position, (move, _) in zip(positions, decided))
+                       for position, (move, _) in zip(positions, decided)) \
+                if name != repertoire.REPERTOIRE.name else 0
             worst_all = max(worst_all, max(times))
             undecided_all += undecided
             lost_all += lost
-            print(json.dumps({"strategy": plan.name, "positions": len(positions),
+            print(json.dumps({"strategy": name, "positions": len(positions),
                               "plies": sorted({p.ply for p in positions}),
                               "undecided": undecided, "not_winning": lost,
                               "median_cpu": round(statistics.median(times), 3),
