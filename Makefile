@@ -13,7 +13,7 @@ RUNS := runs
 
 .PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
 	test-ray lint match play serve bench bench-engine bench-solver ladder ladder-default \
-	ladder-centre book verify-book solve-all submission check-submission driver-match soak \
+	ladder-centre ladder-deep book verify-book solve-all submission check-submission driver-match soak \
 	ringmaster clean
 
 install: $(STAMP)
@@ -141,17 +141,28 @@ ladder-centre: $(STAMP) gnugo solver
 	$(LG) ladder $(LADDER_CENTRE_ARGS) --out $(RUNS)/ladder-centre
 	$(LG) slips $(RUNS)/ladder-centre --json $(RUNS)/ladder-centre/slips.jsonl
 
-# The opening book: the winning side's whole strategy proven by the compiled solver: 97 jobs on
-# both cores (17 min), each saved as it ends, so an interrupted build resumes (BOOK_ARGS=--fresh
-# starts over, --ray ADDRESS uses a cluster).
+# White's tries from ply 6 on, where the repertoire's rules differ: Black plays the book through
+# ply 5, then itself (about 30 minutes; build the book with `littlego book --rule model` to
+# measure the other rule).
+LADDER_DEEP_ARGS ?= --opponents deep-agent-bare:20,deep-plain-uct:20 --parallel 1 --seed 71
+ladder-deep: $(STAMP) solver
+	$(LG) ladder $(LADDER_DEEP_ARGS) --out $(RUNS)/ladder-deep
+	$(LG) slips $(RUNS)/ladder-deep --json $(RUNS)/ladder-deep/slips.jsonl
+
+# The opening book: the winning side's whole strategy proven by the compiled solver, and White's
+# repertoire after the centre with proofs after every slip along it: the repertoire (5 min),
+# then 153 jobs on both cores (20 min in all), each saved as it ends, so an interrupted build
+# resumes (BOOK_ARGS=--fresh starts over, --ray ADDRESS uses a cluster, --rule model the other
+# rule for White's tries).
 BOOK_ARGS ?= --jobs 2
 book: $(STAMP) solver
 	$(LG) book $(BOOK_ARGS)
 
-# Every position the losing side can reach in each strategy, the book's answer proven winning
-# by the compiled solver, on the build's jobs (2,108 CPU s for 381,876 positions: about 18 min
-# on both cores; VERIFY_ARGS="--ray ADDRESS" for a cluster, VERIFY_ARGS="--lines 50" samples in
-# one process).
+# White's repertoire (every try's count of Black's winning replies proven), then every position
+# the losing side can reach in each strategy and after every slip along the repertoire, the
+# book's answer proven winning by the compiled solver, on the build's jobs (about 20 min on both
+# cores; VERIFY_ARGS="--ray ADDRESS" for a cluster, VERIFY_ARGS="--lines 50" samples in one
+# process, VERIFY_ARGS="--only white-repertoire,white-after-slips" the repertoire's parts).
 VERIFY_ARGS ?=
 verify-book: $(STAMP) solver
 	$(LG) verify-book $(VERIFY_ARGS)
