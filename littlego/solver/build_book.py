@@ -62,8 +62,9 @@ def job_name(job):
 
 
 def repertoire_name(plan):
-    """A file name for the repertoire's cached result: its name, rule and last ply."""
-    return "{}-{}-to{}.json".format(plan.name, plan.rule, plan.last_ply)
+    """A file name for the repertoire's cached result: its name, rule (`rule_tag`) and last
+    ply."""
+    return "{}-{}-to{}.json".format(plan.name, repertoire.rule_tag(plan.rule), plan.last_ply)
 
 
 def job_strategy(name):

@@ -35,7 +35,10 @@ from littlego.solver import strategy
 # loser's try is stored (the in-game exact search plays the best try from ply 11 on, 14 plies
 # left; White's next move is at ply 12).
 Repertoire = collections.namedtuple("Repertoire", "name loser start last_ply rule")
-MODEL_SIMULATIONS = 500
+# The model: plain MCTS (knowledge off) stopped at MODEL_SIMULATIONS, MODEL_SEEDS seeds. 500
+# simulations picked a ply-7 only-move 2 times of 4 that agent-bare at the default budget found
+# in 20 games of 20; from 2,000 on the model found it 4 of 4 (docs/strength.md).
+MODEL_SIMULATIONS = 5000
 MODEL_SEEDS = 6
 MODEL_SLACK = 1
 # The winner's slips from this ply on are collected; earlier ones (Black's ply 3) are answered
@@ -124,6 +127,14 @@ def model(search, position):
 
 
 RULES = {"fewest": fewest, "model": model}
+
+
+def rule_tag(rule):
+    """The rule with what its answers depend on besides the solver: the model's settings (a
+    saved repertoire of another model is not reused)."""
+    if rule == "model":
+        return "model{}x{}s{}".format(MODEL_SIMULATIONS, MODEL_SEEDS, MODEL_SLACK)
+    return rule
 REPERTOIRE = Repertoire("white-repertoire", WHITE, ("2,2",), 10, "fewest")
 
 
