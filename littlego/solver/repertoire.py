@@ -14,6 +14,10 @@ the ways to choose a try:
   ties to fewer winning replies, then legal-move order. The cap keeps the repertoire (and the
   proofs after every slip) small enough to build; the model is fitted to our own search at a
   small budget and judged on the yardstick's other programs and budgets (docs/strength.md).
+The book's rule is "model" (REPERTOIRE): both rules choose the same tries at plies 2 and 4 and
+part at ply 6; with Black's book through ply 5 (the ladder's deep rungs), agent-bare and
+plain-uct slipped in none of 40 games after the "fewest" tries and lost most games after the
+model's (docs/strength.md, 2026-11-25, night).
 A try's count is exact: every reply of the winner is proven (early stops only skip moves that
 cannot be chosen). That every try leaves at least one winning reply proves each position lost
 (its one not-quite-try, a move that ends the game, is checked apart); the start is lost by the
@@ -135,7 +139,7 @@ def rule_tag(rule):
     if rule == "model":
         return "model{}x{}s{}".format(MODEL_SIMULATIONS, MODEL_SEEDS, MODEL_SLACK)
     return rule
-REPERTOIRE = Repertoire("white-repertoire", WHITE, ("2,2",), 10, "fewest")
+REPERTOIRE = Repertoire("white-repertoire", WHITE, ("2,2",), 10, "model")
 
 
 def traverse(search, plan, answer):
