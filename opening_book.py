@@ -63,7 +63,8 @@ STATE_NORMAL, STATE_PASS_ENDS_GAME, STATE_KO_BAN = 0, 1, 2
 DIGITS = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
 BASE = len(DIGITS)
 DIGIT_VALUES = {char: value for value, char in enumerate(DIGITS)}
-CODE_LIMIT = 3 ** NUM_POINTS * MAX_PLY * STATES * MOVES * REPLY_COUNTS  # every code is below
+KEY_LIMIT = 3 ** NUM_POINTS * MAX_PLY * STATES  # every position key is below this
+CODE_LIMIT = KEY_LIMIT * MOVES * REPLY_COUNTS  # and every record's code below this
 RECORD_CHARS = next(width for width in range(1, 32) if BASE ** width >= CODE_LIMIT)
 COLOURS = (go_board.BLACK, go_board.WHITE)
 # A larger book is refused: the grader's limit is on the whole submission, bundle and book

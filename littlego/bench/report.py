@@ -182,7 +182,9 @@ def reach_section(rows, cap):
 # a synthetic book of BOOK_BENCH_RECORDS random records around the same answer (generated, never
 # kept): the size the proven strategy will reach.
 BOOK_BENCH_LINE = ["0,0"]
-BOOK_BENCH_RECORDS = 800000
+# The synthetic book is as large as a book may be (opening_book.MAX_BOOK_BYTES).
+BOOK_BENCH_RECORDS = (opening_book.MAX_BOOK_BYTES - opening_book.MAX_HEADER_BYTES) \
+    // opening_book.RECORD_CHARS
 BOOK_BENCH_SEED = 1
 BOOK_CPU_TARGET = 0.1
 BOOK_TITLE = ("Opening book at move time: the whole call of the bundle playing a book move on "
@@ -194,7 +196,7 @@ def synthetic_book(path, records, position, move):
     rng = random.Random(BOOK_BENCH_SEED)
     answers = dict([opening_book.record(position, move)])
     while len(answers) < records:
-        answers.setdefault(rng.randrange(opening_book.CODE_LIMIT // opening_book.MOVES),
+        answers.setdefault(rng.randrange(opening_book.KEY_LIMIT),
                            rng.randrange(opening_book.MOVES))
     committed = opening_book.read()
     opening_book.write(path, answers, {
