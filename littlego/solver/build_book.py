@@ -11,18 +11,18 @@ and Black's first move, the centre (docs/rules.md; docs/benchmarks.md's full sol
 After the centre White is lost, and solver/repertoire.py's REPERTOIRE gives its tries (--rule
 chooses them) at every position Black can reach through ply 10 while it keeps its win; each of
 Black's slips along it from ply 5 on is a job of AFTER_SLIPS, White's proven answers through
-ply 10. The repertoire is built first (its slips are the later jobs). Each
-strategy is cut into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray
-cluster, each on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A
-job's answers (and the repertoire) are saved in --cache as soon as it ends, in a folder named by the solver's sources
-and the table size (`job_folder`), so an interrupted build resumes where it stopped and a
-changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
+ply 10. The repertoire is built first (its slips are the later jobs). Each strategy is cut
+into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster, each
+on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A job's answers
+(and the repertoire) are saved in --cache as soon as it ends, in a folder named by the solver's
+sources and the table size (`job_folder`), so an interrupted build resumes where it stopped and
+a changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
 transposition), the earlier job in STRATEGIES' order (AFTER_SLIPS last) gives the answer: every
 answer is a proven win, and that job walked every reply after it. A try's position is lost for
 White, so no winning answer can share it (the build stops if one does).
 
-The book's bytes depend only on the rules, the solver and --table-bits: the same on every run,
-whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
+The book's bytes depend only on the rules, the solver, --table-bits and --rule (the model's
+searches are seeded and counted in simulations): the same on every run, whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
 to the sidecar opening_book.provenance.json, which no move reads.
 """
 

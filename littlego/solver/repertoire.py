@@ -16,14 +16,14 @@ the ways to choose a try:
   small budget and judged on the yardstick's other programs and budgets (docs/strength.md).
 The book's rule is "model" (REPERTOIRE): both rules choose the same tries at plies 2 and 4 and
 part at ply 6; with Black's book through ply 5 (the ladder's deep rungs), agent-bare and
-plain-uct slipped in none of 40 games after the "fewest" tries and lost most games after the
-model's (docs/strength.md, 2026-11-25, night).
+plain-uct slipped in none of 40 games after the "fewest" tries and in all 40 after the model's,
+at once (docs/strength.md, 2026-11-25, night).
 A try's count is exact: every reply of the winner is proven (early stops only skip moves that
 cannot be chosen). That every try leaves at least one winning reply proves each position lost
 (its one not-quite-try, a move that ends the game, is checked apart); the start is lost by the
 full solve (`littlego solve --empty`), so it is not proven again here (a proof at ply 2 costs
-more than the whole repertoire). Answers are the same on every run: the same questions in the same order, and
-the model's searches are seeded and stop on simulations, not on time.
+more than the whole repertoire). Answers are the same on every run: the same questions in the
+same order, and the model's searches are seeded and stop on simulations, not on time.
 """
 
 import collections
@@ -41,7 +41,8 @@ from littlego.solver import strategy
 Repertoire = collections.namedtuple("Repertoire", "name loser start last_ply rule")
 # The model: plain MCTS (knowledge off) stopped at MODEL_SIMULATIONS, MODEL_SEEDS seeds. 500
 # simulations picked a ply-7 only-move 2 times of 4 that agent-bare at the default budget found
-# in 20 games of 20; from 2,000 on the model found it 4 of 4 (docs/strength.md).
+# in 20 games of 20; from 2,000 on the model found it 4 of 4 (docs/strength.md). A move counts
+# as a try when it leaves at most MODEL_SLACK more winning replies than the fewest.
 MODEL_SIMULATIONS = 5000
 MODEL_SEEDS = 6
 MODEL_SLACK = 1
