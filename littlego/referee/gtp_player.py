@@ -10,7 +10,8 @@ A deterministic engine (GNU Go: its `--seed` changes nothing on 5x5) plays one g
 again against a fixed opponent. With `vary_moves` (the `gtp-vary:` spec), its own moves 2 to
 1 + vary_moves are drawn instead, seeded by the game's seed, among its own near-best choices:
 the moves `top_moves_<colour>` lists with a value of at least VARY_VALUE_SHARE of the best's.
-Its first move stays its own (GNU Go opens at the centre).
+Its first move stays its own (GNU Go opens at the centre). Its own random seed is set from the
+game's too (`set_random_seed`): left alone, GNU Go's moves and values can vary from run to run.
 """
 
 import os
@@ -34,6 +35,8 @@ QUIT_GRACE_SECONDS = 1.0
 # A varied move is drawn among the listed moves worth at least this share of the best one.
 VARY_VALUE_SHARE = 0.75
 TOP_MOVES_COMMAND = "top_moves_{}"  # GNU Go's extension: "vertex value vertex value ..."
+SEED_COMMAND = "set_random_seed {}"  # GNU Go's extension, a non-negative int
+ENGINE_SEED_MODULUS = 2 ** 31
 READ_CHUNK = 4096
 
 
@@ -86,8 +89,10 @@ class GtpPlayer(Player):
         self._own_moves = 0
         started = time.perf_counter()
         try:
+            seeding = (SEED_COMMAND.format(seed % ENGINE_SEED_MODULUS),) \
+                if self._vary_moves else ()
             for command in ("boardsize {}".format(rules.SIZE), "komi {}".format(rules.KOMI),
-                            "clear_board"):
+                            "clear_board") + seeding:
                 self._ask(command, self._meter.sample(), started)
         except _OverLimit:
             raise GtpError("{!r} did not answer {!r} in time".format(self._command, command))
