@@ -7,8 +7,9 @@ writer; `position_key` and `record` say what a record means.
 
 An answer is an `Entry`: the move, and how many of the opponent's replies after it win for the
 opponent (`opponent_wins`). 0 is a proven win for the mover: the winning side's strategy. More
-is a proven loss played as a try: White's repertoire after Black's centre, the move that leaves
-Black the fewest winning replies (littlego/solver/repertoire.py), so "Black must find 1 of 19".
+is a proven loss played as a try: White's repertoire after Black's centre, a move that leaves
+Black few winning replies (littlego/solver/repertoire.py says which), so "Black must find 1 of
+22".
 
 The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt files only):
 - line 1: a JSON object, the header, then "\\n": {"format": FORMAT, "version": VERSION,
@@ -17,9 +18,9 @@ The file, `opening_book.txt` (a .txt: the grader accepts .py, .json and .txt fil
   through which the book answers every position our book play can reach (the time manager
   counts our moves up to it as free); `built_with` is a small note on the build.
 - then N records of `record_chars` ASCII characters each, no separators, sorted ascending.
-  A record is one integer, `(key * MOVES + move) * REPLY_COUNTS + opponent_wins`, written in base 64 with DIGITS, most
-  significant digit first, padded on the left with DIGITS[0]. DIGITS is in ASCII order, so
-  the records sort as text exactly as they do as numbers.
+  A record is one integer, `(key * MOVES + move) * REPLY_COUNTS + opponent_wins`, written in
+  base 64 with DIGITS, most significant digit first, padded on the left with DIGITS[0]. DIGITS
+  is in ASCII order, so the records sort as text exactly as they do as numbers.
 - `key` of a position (`position_key`): the smallest, over the 8 board symmetries, of
   `(board3 * MAX_PLY + (ply - 1)) * STATES + state`, where board3 = sum of 3**p * c(p) over
   the points p = row * 5 + col of the symmetric image, c(p) = 0 empty, 1 Black, 2 White; ply
