@@ -30,11 +30,13 @@ The rungs (`RUNGS`):
 - centre-agent-bare, -plain-uct, -alphabeta4, -gnugo, -previous: White's yardstick after the
   centre, the game strong opponents give us: the opponent is Black and opens at the centre (the
   agents and GNU Go choose it; plain-uct and alphabeta4 are forced to), then plays on as itself,
-  seeded per game (GNU Go, deterministic, draws its moves at plies 3 and 5 among its own
-  near-best by the game's seed: gtp-vary); the agent White in every game, lost against perfect play. `littlego slips`
-  then judges every game with the compiled solver: Black's first slip, White's wins kept.
+  seeded per game (GNU Go by its own seed, and its moves at plies 3 and 5 drawn among its own
+  near-best: gtp-vary); the agent White in every game, lost against perfect play.
+  `littlego slips` then judges every game with the compiled solver: Black's first slip, White's
+  wins kept.
 Held out: nothing the agent plays was learned from or tuned on games against any of these
-(docs/strength.md). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
+(docs/strength.md), except that White's repertoire after the centre follows the one of two
+rules that won on the deep rungs (agent-bare and plain-uct). Each rung's SGFs, games.jsonl and summary.txt go to OUT/<rung>/; at the end
 the ladder prints the per-colour table with 95% Wilson intervals and the agent's time use;
 `littlego/bench/report.py --ladder OUT` copies both into docs/benchmarks.md.
 """
@@ -144,7 +146,7 @@ def centre_spec(name, args):
         return plain_uct_spec(args, *CENTRE_OPTIONS)
     if name == "alphabeta4":
         return "cmd:" + opponents.run_command(sys.executable, "alphabeta4", *CENTRE_OPTIONS)
-    if name == "gnugo":  # deterministic: its games differ only by its drawn early moves
+    if name == "gnugo":  # seeded per game, its moves at plies 3 and 5 drawn among its near-best
         return gnugo_spec(GTP_VARY_PREFIX)
     return opponent_spec(name, args)  # the agents and GNU Go open at the centre themselves
 

@@ -14,8 +14,8 @@ CPU, and whether Black opened at the centre at all.
 
 `main` judges the rungs of a ladder directory where the agent is White after the centre
 (`ladder.AFTER_CENTRE_RUNGS`: the centre and deep rungs) and prints, per rung, the agent's wins,
-how many distinct games were played, the plies of Black's first slips, and the games in which White kept every win it was
-given; with --json, one line per game (its verdict and the moves up to Black's first slip).
+how many distinct games were played, the plies of Black's first slips, and the games in which
+White kept every win it was given; with --json, one line per game (its verdict and the moves up to Black's first slip).
 """
 
 import argparse

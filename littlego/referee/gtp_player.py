@@ -6,8 +6,8 @@ seen with `play` and asks `genmove`. Only the engine's answer is trusted: our re
 it (legality, ko, the 24-ply end, stones-only scoring), so `resign`, an illegal point or an
 unparsable answer loses like bad output, and the per-move limits are those of command players.
 
-A deterministic engine (GNU Go: its `--seed` changes nothing on 5x5) plays one game again and
-again against a fixed opponent. With `vary_moves` (the `gtp-vary:` spec), its own moves 2 to
+An engine seeded alike every game (GNU Go with a fixed seed) plays one game again and again
+against a fixed opponent. With `vary_moves` (the `gtp-vary:` spec), its own moves 2 to
 1 + vary_moves are drawn instead, seeded by the game's seed, among its own near-best choices:
 the moves `top_moves_<colour>` lists with a value of at least VARY_VALUE_SHARE of the best's.
 Its first move stays its own (GNU Go opens at the centre). Its own random seed is set from the
@@ -128,7 +128,8 @@ class GtpPlayer(Player):
         (not a varied move, or the engine lists none)."""
         if not 1 <= self._own_moves <= self._vary_moves:
             return None
-        listed = self._ask(TOP_MOVES_COMMAND.format(COLOUR_WORDS[colour]), cpu_before, started).split()
+        listed = self._ask(TOP_MOVES_COMMAND.format(COLOUR_WORDS[colour]), cpu_before,
+                           started).split()
         choices = near_best(list(zip(listed[::2], map(float, listed[1::2]))))
         if not choices:
             return None
