@@ -134,7 +134,7 @@ ladder-default: $(STAMP) gnugo
 	$(LG) ladder $(LADDER_DEFAULT_ARGS) --out $(RUNS)/ladder-default
 
 # White's yardstick after Black's centre (issue #32): 20 games a rung at the default budget, one
-# at a time, the agent White, then every game judged by the compiled solver (about 1.5 hours).
+# at a time, the agent White, then every game judged by the compiled solver (about an hour).
 LADDER_CENTRE_ARGS ?= --opponents centre-agent-bare:20,centre-gnugo:20,centre-alphabeta4:20,centre-plain-uct:20,centre-previous:20 \
 	--parallel 1 --seed 70
 ladder-centre: $(STAMP) gnugo solver
