@@ -56,14 +56,15 @@ class NotLost(Exception):
 
 
 def winning_replies(search, after, at_most=None):
-    """How many of the mover's legal moves in `after` win for it (counting stops at `at_most`)."""
-    count = 0
+    """The mover's legal moves in `after` that win for it, in legal-move order (the list stops
+    once it has `at_most`)."""
+    found = []
     for reply in after.legal_moves():
         if search.wins(after, reply):
-            count += 1
-            if at_most is not None and count >= at_most:
+            found.append(reply)
+            if len(found) == at_most:
                 break
-    return count
+    return found
 
 
 def candidates(position):
@@ -82,15 +83,16 @@ def candidates(position):
 
 def ends_won(position, loser):
     """Whether a move of `loser` that ends the game (no try: see `candidates`) wins for it."""
-    return any(position.play(move).is_over and position.play(move).winner() == loser
-               for move in position.legal_moves())
+    return any(after.is_over and after.winner() == loser
+               for after in map(position.play, position.legal_moves()))
 
 
 def fewest(search, position):
     """`(move, winning replies)`: the "fewest" rule."""
     best = None
     for move in candidates(position):
-        count = winning_replies(search, position.play(move), None if best is None else best[1])
+        count = len(winning_replies(search, position.play(move),
+                                    None if best is None else best[1]))
         if best is None or count < best[1]:
             best = move, count
     return best
@@ -111,22 +113,18 @@ def model_finds(after, wins):
 
 def model(search, position):
     """`(move, winning replies)`: the "model" rule."""
-    counted = []
+    counted = []  # (move, its winning replies: complete whenever it is within the bound)
     bound = None
     for move in candidates(position):
-        count = winning_replies(search, position.play(move),
-                                None if bound is None else bound + 1)
-        counted.append((move, count))
-        if bound is None or count + MODEL_SLACK < bound:
-            bound = count + MODEL_SLACK
+        wins = winning_replies(search, position.play(move), None if bound is None else bound + 1)
+        counted.append((move, wins))
+        if bound is None or len(wins) + MODEL_SLACK < bound:
+            bound = len(wins) + MODEL_SLACK
     if bound == MODEL_SLACK:  # a move leaves no winning reply: it wins, and no rule applies
-        return min(counted, key=lambda pair: pair[1])
-    ranked = []
-    for order, (move, count) in enumerate(counted):
-        if count <= bound:
-            after = position.play(move)
-            wins = {reply for reply in after.legal_moves() if search.wins(after, reply)}
-            ranked.append((model_finds(after, wins), count, order, move))
+        move, wins = min(counted, key=lambda pair: len(pair[1]))
+        return move, 0
+    ranked = [(model_finds(position.play(move), set(wins)), len(wins), order, move)
+              for order, (move, wins) in enumerate(counted) if len(wins) <= bound]
     finds, count, _, move = min(ranked)
     return move, count
 
@@ -232,7 +230,7 @@ def check(book, plan, search):
         checked.append(position)
         entry = book.entry(position)
         if entry is None or not entry.opponent_wins or \
-                winning_replies(search, position.play(entry.move)) != entry.opponent_wins:
+                len(winning_replies(search, position.play(entry.move))) != entry.opponent_wins:
             failures.append((position, entry))
             return None
         return entry.move
