@@ -258,6 +258,10 @@ def lost_summary(opponent, opponent_wins, opponent_moves):
         "" if opponent_moves == 1 else "s")
 
 
+# What a try's details say beyond the proven loss (`try_details`): what it asks of the opponent.
+TRY_KEYS = ("opponent_wins", "opponent_moves", "summary")
+
+
 def try_details(position, move, opponent_wins):
     """The details of a best try `move` in the proven loss `position`, after which
     `opponent_wins` of the opponent's replies win (None: the game ends)."""

@@ -94,8 +94,7 @@ def best_try(position, book, deadline, clock, table):
         return None
     move, opponent_wins = found
     details = agent.try_details(position, move, opponent_wins)
-    return {"move": go_board.move_to_text(move), "opponent_wins": opponent_wins,
-            "opponent_moves": details["opponent_moves"], "summary": details["summary"]}
+    return dict({key: details[key] for key in agent.TRY_KEYS}, move=go_board.move_to_text(move))
 
 
 def solver_moves(position, cpu_limit):
