@@ -107,19 +107,17 @@ def main(argv=None):
     worst_all, undecided_all, lost_all = 0.0, 0, 0
     with solver.Solver() as search:
         tries, slips = repertoire_handover(book, search)
-        parts = [(plan, handover_positions(
+        parts = [(plan.name, handover_positions(
             book, plan, random.Random("{}:{}".format(args.seed, plan.name)), args.lines,
-            [strategy.position_after(line) for line in slips] if plan == strategy.AFTER_SLIPS
-            else strategy.starts(plan, book)))
+            strategy.starts(plan, book, slips)))
             for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)]
-        for name, positions in [(plan.name, found) for plan, found in parts] + [
-                (repertoire.REPERTOIRE.name, tries)]:
+        for name, positions in parts + [(repertoire.REPERTOIRE.name, tries)]:
             decided = decide(python, positions)
             times = [seconds for _, seconds in decided]
             undecided = sum(move is None for move, _ in decided)
-            lost = sum(move is not None and not search.wins(position, move)
-                       for position, (move, _) in zip(positions, decided)) \
-                if name != repertoire.REPERTOIRE.name else 0
+            lost = 0 if name == repertoire.REPERTOIRE.name else sum(  # tries: lost anyway
+                move is not None and not search.wins(position, move)
+                for position, (move, _) in zip(positions, decided))
             worst_all = max(worst_all, max(times))
             undecided_all += undecided
             lost_all += lost

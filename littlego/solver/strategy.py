@@ -137,33 +137,34 @@ def walk(search, job, log=None):
     return answers, stats
 
 
-def starts(plan, book=None):
+def starts(plan, book=None, slips=()):
     """The positions where the winner's answers begin: the strategy's start, or after mistakes
-    each job's start (with `book`, only those it answers; the others are the winner's losses)."""
+    each job's start, or for AFTER_SLIPS the positions after `slips` (lines of move texts: the
+    repertoire's); with `book`, only those it answers (the others are the winner's losses)."""
     if not plan.after_mistakes:
         return [position_after(plan.start)]
-    found = [position_after(job.line) for job in jobs(plan)]
+    lines = slips if plan == AFTER_SLIPS else [job.line for job in jobs(plan)]
+    found = [position_after(line) for line in lines]
     return [position for position in found if book is None or book.lookup(position) is not None]
 
 
-def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None):
+def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None, slips=()):
     """Check `book` against strategy `plan` with the compiled solver: every position the loser
     can reach while the winner follows the book must have a book answer that wins.
 
     Without `rng`, every reply of the loser (depth first) from `begins` (default: the strategy's
-    starts), and after mistakes every start the book leaves unanswered must be proven lost for
-    the winner unless the game is over there (Black's pass after White's); with `rng`, `lines`
-    seeded lines from answered starts (of `begins` when given) on which the loser plays
-    uniformly at random. Only
-    positions from `from_ply` on are proven (earlier ones are still followed). Returns
+    starts, `slips` for AFTER_SLIPS), and after mistakes every start the book leaves unanswered
+    must be proven lost for the winner unless the game is over there (Black's pass after
+    White's); with `rng`, `lines` seeded lines from answered starts on which the loser plays
+    uniformly at random. Only positions from `from_ply` on are proven (earlier ones are still
+    followed). Returns
     `(checked, failures)`, failures a list of `(position, book move or None)`."""
     checked, failures = 0, []
     if rng:
-        answered = starts(plan, book) if begins is None else [
-            start for start in begins if book.lookup(start) is not None]
+        answered = starts(plan, book, slips)
         begins = [rng.choice(answered) for _ in range(lines)] if answered else []
     elif begins is None:
-        begins = starts(plan)
+        begins = starts(plan, slips=slips)
     for start in begins:
         if book.lookup(start) is None and plan.after_mistakes and not start.is_over:
             checked += 1

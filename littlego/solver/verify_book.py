@@ -68,11 +68,9 @@ def checked_repertoire(args):
 def sampled(args, plan, slips):
     """`(checked, failures, stats)` of --lines seeded lines of `plan`, in this process."""
     rng = random.Random("{}:{}".format(args.seed, plan.name))
-    begins = [strategy.position_after(line) for line in slips] \
-        if plan == strategy.AFTER_SLIPS else None
     return strategy.check_on_fresh_solver(opening_book.read(args.book), plan, args.table_bits,
                                           rng=rng, lines=args.lines, from_ply=args.from_ply,
-                                          begins=begins)
+                                          slips=slips)
 
 
 def full(args, slips):
