@@ -1,101 +1,247 @@
-"""The hand-over from the book to the in-game exact search, measured on the grader's Python.
+"""The seam between the book and the in-game exact search, sampled as strong games make it.
 
-Usage: littlego handover [--lines 40] [--seed 1] [--python PATH]
+Usage: littlego handover [--positions 2000] [--seed 1] [--jobs 2] [--python PATH]
+                         [--games FILE ...] [--json OUT]
 
-For each strategy of solver/strategy.py, seeded lines on which the loser plays at random and
-the winner follows the book past its last ply, to the winner's first move without a book
-answer (ply 13 for Black, ply 12 for White; after mistakes each line starts at a mistake the
-book answers, solver.strategy.starts; after slips along White's repertoire, at a slip:
-solver/repertoire.py's `check` lists them). Then White's repertoire itself: every ply-12
-position it reaches while Black keeps its win, lost for White, where the search must find its
-best try in the same share. There the agent's exact search
-(endgame.choose_endgame_move, a fresh table as in a new per-move process) runs under the
-grader's Python 3.7 (or --python) with the share of a default move the agent gives it
-(agent.SOLVER_SHARE of agent.DEFAULT_MOVE_CPU). Prints, per strategy, how many positions the
-search decided within that share, the median and worst CPU seconds, and whether each decision
-is the proven win the compiled solver says it must be (for the repertoire: the proven loss it
-is, played as a try).
+Start at `main`. A won game runs through this seam: the book answers the winner through its last
+ply, then the agent's own search must keep the win, within one move's CPU on the grader's Python
+3.7. A strong opponent steers into knife edges, where one move wins and proving it costs the
+most; random replies meet them rarely. So the positions come from lines (`seam_line`) on which
+- the winner follows the book, past it the compiled solver's winning move;
+- the loser plays uniformly at random through ply ADVERSARY_FROM_PLY - 1, then, ADVERSARY_RATE
+  of the time, the move that leaves the winner the fewest winning replies (`adversary_move`,
+  what a searching opponent's best try looks like), else a uniform one;
+and each line gives the winner's positions at the first SEAM_MOVES of its plies past the book
+(for White 12, 14, 16 with today's book; for Black 13, 15, 17). The lines start where real games
+enter the book's strategies (`SOURCES`): White after each of Black's 24 losing first moves (the
+forced-opening games), after Black's ply-3 mistakes, after Black's slips along White's
+repertoire, and Black after its centre. `--games` adds the won positions of recorded games
+(games.jsonl records, e.g. recorded_games/ or a ladder's) at the same plies.
+
+Every position is then decided by the agent itself (`agent.decide`, the book first, with a
+fresh exact-search table as in a new per-move process) under the grader's Python 3.7 (or
+--python), with the budget the time manager gives that ply (`agent.move_budget`) less the
+CPU a per-move process spends before deciding (PROCESS_START_CPU), on --jobs processes. The
+compiled solver judges each move. Printed as JSON lines: per source and ply, how many positions
+the book or the exact search decided, how many were left to MCTS, how many proven wins the move
+threw away, and the CPU of the decision (median, 95th percentile, max); then the whole. Exit
+status 1 when a win was thrown or a move went over its budget.
 """
 
 import argparse
+import collections
+import glob
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
 
 import agent
+import go_board
 import opening_book
+from go_board import BLACK, WHITE
 from littlego import solver
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
+from littlego.referee.stats import percentile
 from littlego.solver import repertoire, strategy
 
-SHARE_CPU = agent.SOLVER_SHARE * agent.DEFAULT_MOVE_CPU
-# Decides each position given as JSON on stdin with a fresh exact search and the CPU share of
-# argv[1]; prints, per position, the move (null when undecided) and the CPU seconds.
+# The loser plays uniformly before this ply, then seeks knife edges: from ply 9 a best try costs
+# the compiled solver about 0.1 s (every reply of the winner proven after each of its moves).
+ADVERSARY_FROM_PLY = 9
+ADVERSARY_RATE = 0.75
+# Each line gives the winner's positions at its first plies past the book, this many of them.
+SEAM_MOVES = 3
+# CPU a per-move process on Python 3.7 has spent when it starts deciding (interpreter, imports,
+# settings, input.txt, the book's header): 0.02-0.04 s measured; the rest of a move's budget is
+# the decision's.
+PROCESS_START_CPU = 0.05
+# Where the lines start: source name -> (the winner, the share of the lines it gets).
+SOURCES = collections.OrderedDict([
+    ("white-after-first-moves", (WHITE, 0.35)),  # Black's 24 losing first moves, uniformly
+    ("white-after-mistakes", (WHITE, 0.25)),     # Black's centre, then a ply-3 move that loses
+    ("white-after-slips", (WHITE, 0.10)),        # a slip of Black's along White's repertoire
+    ("black", (BLACK, 0.30)),                    # Black's centre, White anywhere
+])
+GAMES_SOURCE = "games"
+RECORDED_GAMES = os.path.join(REPO_ROOT, "recorded_games", "*.jsonl")
+# Decides each position given as JSON on stdin as a per-move process would (argv[1]: the CPU
+# spent before deciding); prints, per position, the move text, the decision's source and CPU.
 DECIDE_SCRIPT = """
-import json, sys, time
-import endgame, go_board
-share = float(sys.argv[1])
+import json, os, sys
+import agent, go_board
+start_cpu = float(sys.argv[1])
+settings = agent.Settings(os.environ)
 out = []
 for black, white, prev_black, prev_white, to_move, ply in json.load(sys.stdin):
     position = go_board.Position(black, white, to_move, ply, prev_black, prev_white)
-    started = time.process_time()
-    exact = endgame.choose_endgame_move(position, started + share)
-    out.append([None if exact is None else exact.move, time.process_time() - started])
+    started = agent.tree_cpu_seconds()
+    budget = agent.move_budget(ply, 0.0, settings)
+    decision = agent.decide(position, started + budget - start_cpu, settings)
+    out.append([go_board.move_to_text(decision.move), decision.source,
+                agent.tree_cpu_seconds() - started + start_cpu, budget])
 print(json.dumps(out))
 """
+DECIDED_SOURCES = (agent.SOURCE_BOOK, agent.SOURCE_EXACT, agent.SOURCE_WINNING_PASS,
+                   agent.SOURCE_CENTRE_RULE, agent.SOURCE_NO_PLACEMENT)
 
 
-def handover_positions(book, plan, rng, lines, begins):
-    """The winner's first positions past the book on `lines` seeded lines of `plan` from
-    `begins`."""
-    positions = []
-    for _ in range(lines):
-        position = rng.choice(begins)
-        while not position.is_over:
-            if position.to_move == plan.winner:
-                move = book.lookup(position)
-                if move is None:
-                    positions.append(position)
-                    break
-            else:
-                move = rng.choice(position.legal_moves())
-            position = position.play(move)
-    return positions
+def winning_replies(search, position, enough):
+    """How many of the mover's moves win `position`, counted up to `enough`."""
+    count = 0
+    for move in position.legal_moves():
+        if search.wins(position, move):
+            count += 1
+            if count >= enough:
+                break
+    return count
 
 
-def repertoire_handover(book, search):
-    """`(every ply-12 position of the book's repertoire, the lines of Black's slips along it)`:
-    White's tries followed, Black's winning replies (the compiled solver's) all followed."""
-    plan = repertoire.REPERTOIRE
-    slips = repertoire.check(book, plan, search)[2]
-    past = plan._replace(last_ply=plan.last_ply + 2)
-    reached = []
-
-    def answer(position, key, symmetry):
-        if position.ply > plan.last_ply:
-            reached.append(position)
-            return None
-        return book.entry(position).move
-    repertoire.traverse(search, past, answer)
-    return reached, slips
+def adversary_move(search, position, rng):
+    """The loser's move leaving the winner the fewest winning replies (ties drawn by `rng`);
+    a move after which the winner has none (a slip of the winner's search cannot be) is
+    never left unplayed."""
+    best, fewest = [], go_board.NUM_POINTS + 2
+    for move in position.legal_moves():
+        after = position.play(move)
+        count = 0 if after.is_over else winning_replies(search, after, fewest + 1)
+        if count < fewest:
+            best, fewest = [move], count
+        elif count == fewest:
+            best.append(move)
+    return rng.choice(best)
 
 
-def decide(python, positions):
+def seam_line(search, book, start, winner, rng):
+    """The first SEAM_MOVES positions of `winner` past the book on one line from `start`
+    (see the module docstring)."""
+    position = start
+    found = []
+    while not position.is_over and len(found) < SEAM_MOVES:
+        if position.to_move == winner:
+            move = book.lookup(position)
+            if move is None:
+                found.append(position)
+                move = search.winning_move(position)
+        elif position.ply >= ADVERSARY_FROM_PLY and rng.random() < ADVERSARY_RATE:
+            move = adversary_move(search, position, rng)
+        else:
+            move = rng.choice(position.legal_moves())
+        position = position.play(move)
+    return found
+
+
+def source_starts(book, search):
+    """{source: [start positions]} (a start drawn uniformly stands for one real opening)."""
+    slips = repertoire.check(book, repertoire.REPERTOIRE, search)[2]
+    mistakes = [plan for plan in strategy.STRATEGIES if plan.after_mistakes][0]
+    centre = go_board.move_to_text(strategy.CENTRE)
+    return {
+        "white-after-first-moves": [strategy.position_after((go_board.move_to_text(point),))
+                                    for point in range(go_board.NUM_POINTS)
+                                    if point != strategy.CENTRE],
+        "white-after-mistakes": strategy.starts(mistakes, book),
+        "white-after-slips": strategy.starts(strategy.AFTER_SLIPS, book, slips),
+        "black": [strategy.position_after((centre,))],
+    }
+
+
+def sampled_positions(book, search, rng, count):
+    """About `count` seam positions as [(source, position)], SOURCES' shares of the lines."""
+    starts = source_starts(book, search)
+    lines = max(1, count // SEAM_MOVES)
+    picked = []
+    for source, (winner, share) in SOURCES.items():
+        for _ in range(int(round(lines * share))):
+            picked.extend((source, position) for position in seam_line(
+                search, book, rng.choice(starts[source]), winner, rng))
+    return picked
+
+
+def game_positions(search, book, paths):
+    """[(GAMES_SOURCE, position)]: in recorded games, each position of a seam ply (the first
+    SEAM_MOVES of either colour past the book) that the book does not answer and whose mover
+    wins."""
+    first_ply = {colour: book.answered_plies(colour) + 1 for colour in (BLACK, WHITE)}
+    found = []
+    for path in paths:
+        with open(path) as handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                position = go_board.Position()
+                for text in json.loads(line)["moves"]:
+                    first = first_ply[position.to_move] + (position.ply - first_ply[
+                        position.to_move]) % 2
+                    if (first <= position.ply < first + 2 * SEAM_MOVES
+                            and book.lookup(position) is None and search.wins(position)):
+                        found.append((GAMES_SOURCE, position))
+                    position = position.play(go_board.move_from_text(text))
+    return found
+
+
+def decide(python, positions, jobs):
+    """The agent's decisions of `positions` under `python`, on `jobs` processes at once:
+    [(move, source, cpu, budget)]."""
     fields = [[p.black, p.white, p.prev_black, p.prev_white, p.to_move, p.ply] for p in positions]
-    done = subprocess.run([python, "-c", DECIDE_SCRIPT, str(SHARE_CPU)], cwd=REPO_ROOT,
-                          input=json.dumps(fields), stdout=subprocess.PIPE,
-                          universal_newlines=True, check=True)
-    return json.loads(done.stdout)
+    chunks = [fields[index::jobs] for index in range(jobs)]
+    runs = [subprocess.Popen([python, "-c", DECIDE_SCRIPT, str(PROCESS_START_CPU)],
+                             cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             universal_newlines=True) for _ in chunks]
+    answers = []
+    for run, chunk in zip(runs, chunks):
+        out, _ = run.communicate(json.dumps(chunk))
+        if run.returncode:
+            raise RuntimeError("the decision run exited with {}".format(run.returncode))
+        answers.append(json.loads(out))
+    # Chunk i holds positions i, i + jobs, ...: interleave the answers back into order.
+    ordered = [None] * len(fields)
+    for index, answer in enumerate(answers):
+        ordered[index::jobs] = answer
+    return [(go_board.move_from_text(move), source, cpu, budget)
+            for move, source, cpu, budget in ordered]
+
+
+def summary(records):
+    """The figures of a group of judged positions."""
+    cpus = [record["cpu"] for record in records]
+    return {"positions": len(records),
+            "decided": sum(record["decided"] for record in records),
+            "left_to_search": sum(not record["decided"] for record in records),
+            "thrown": sum(record["thrown"] for record in records),
+            "over_budget": sum(record["cpu"] > record["budget"] for record in records),
+            "median_cpu": round(statistics.median(cpus), 3) if cpus else None,
+            "p95_cpu": round(percentile(cpus, 0.95), 3) if cpus else None,
+            "max_cpu": round(max(cpus), 3) if cpus else None}
+
+
+def judge(search, sampled, decisions):
+    """One JSON record per position: where it came from, what decided it, whether it won."""
+    records = []
+    for (source, position), (move, decided_by, cpu, budget) in zip(sampled, decisions):
+        records.append({"source": source, "ply": position.ply,
+                        "colour": go_board.COLOUR_NAMES[position.to_move],
+                        "position": [position.black, position.white, position.prev_black,
+                                     position.prev_white, position.to_move, position.ply],
+                        "move": go_board.move_to_text(move), "by": decided_by,
+                        "decided": decided_by in DECIDED_SOURCES,
+                        "thrown": not search.wins(position, move),
+                        "cpu": round(cpu, 3), "budget": round(budget, 3)})
+    return records
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lines", type=int, default=40, help="seeded lines per strategy")
+    parser.add_argument("--positions", type=int, default=2000,
+                        help="seam positions sampled on lines (the games' come on top)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2, help="decision processes at once")
+    parser.add_argument("--games", nargs="*", default=None, metavar="FILE",
+                        help="games.jsonl files (default: recorded_games/*.jsonl)")
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
+    parser.add_argument("--json", metavar="OUT", help="write every judged position here")
     args = parser.parse_args(argv)
     python = args.python or grader_python()
     if solver.missing("handover"):
@@ -104,31 +250,23 @@ def main(argv=None):
         sys.stderr.write("handover: the grader's Python 3.7 is not installed (pyenv install 3.7)\n")
         return 2
     book = opening_book.read()
-    worst_all, undecided_all, lost_all = 0.0, 0, 0
+    paths = sorted(glob.glob(RECORDED_GAMES)) if args.games is None else args.games
     with solver.Solver() as search:
-        tries, slips = repertoire_handover(book, search)
-        parts = [(plan.name, handover_positions(
-            book, plan, random.Random("{}:{}".format(args.seed, plan.name)), args.lines,
-            strategy.starts(plan, book, slips)))
-            for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)]
-        for name, positions in parts + [(repertoire.REPERTOIRE.name, tries)]:
-            decided = decide(python, positions)
-            times = [seconds for _, seconds in decided]
-            undecided = sum(move is None for move, _ in decided)
-            lost = 0 if name == repertoire.REPERTOIRE.name else sum(  # tries: lost anyway
-                move is not None and not search.wins(position, move)
-                for position, (move, _) in zip(positions, decided))
-            worst_all = max(worst_all, max(times))
-            undecided_all += undecided
-            lost_all += lost
-            print(json.dumps({"strategy": name, "positions": len(positions),
-                              "plies": sorted({p.ply for p in positions}),
-                              "undecided": undecided, "not_winning": lost,
-                              "median_cpu": round(statistics.median(times), 3),
-                              "worst_cpu": round(max(times), 3)}), flush=True)
-    print(json.dumps({"python": python, "share_cpu": SHARE_CPU, "worst_cpu": round(worst_all, 3),
-                      "undecided": undecided_all, "not_winning": lost_all}))
-    return 1 if undecided_all or lost_all else 0
+        sampled = sampled_positions(book, search, random.Random(args.seed), args.positions)
+        sampled += game_positions(search, book, paths)
+        decisions = decide(python, [position for _, position in sampled], args.jobs)
+        records = judge(search, sampled, decisions)
+    if args.json:
+        with open(args.json, "w") as handle:
+            handle.writelines(json.dumps(record) + "\n" for record in records)
+    groups = collections.defaultdict(list)
+    for record in records:
+        groups[record["source"], record["ply"]].append(record)
+    for (source, ply), group in sorted(groups.items()):
+        print(json.dumps(dict(source=source, ply=ply, **summary(group))), flush=True)
+    whole = dict(python=python, seed=args.seed, **summary(records))
+    print(json.dumps(whole))
+    return 1 if whole["thrown"] or whole["over_budget"] else 0
 
 
 if __name__ == "__main__":
