@@ -55,8 +55,14 @@ EXIT_RESERVE_CPU = 0.25
 MIN_SEARCH_CPU = 0.2
 # A move the exact search may take costs about this share of a searched move.
 SOLVER_MOVE_WEIGHT = 0.5
-# Share of a move's budget the exact search may use before MCTS takes over.
+# Share of a move's budget the exact search may use before MCTS takes over, at its first ply
+# (endgame.EXACT_PLIES_LEFT plies left), where MCTS still plays well when the proof runs long.
+# Nearer the end (FULL_SOLVER_PLIES_LEFT plies left or fewer: White's first ply past its book,
+# and every ply after Black's) the exact search gets all but MCTS's floor: there strong
+# opponents steer into knife edges, where one move wins, the proof takes the longest and MCTS
+# on what is left rarely finds that move (littlego handover, docs/strength.md).
 SOLVER_SHARE = 0.6
+FULL_SOLVER_PLIES_LEFT = endgame.EXACT_PLIES_LEFT - 1
 # A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
 # share is what stops a search; the wall limit only guards against a starved or stuck worker
 # (mcts/budget.py), which in play must not hold up the move.
@@ -216,8 +222,9 @@ def candidates(children, limit=TOP_CANDIDATES):
     return listed
 
 
-def search_move(position, budget_end, settings):
-    """Root-parallel MCTS until the tree's CPU reaches `budget_end`: `(move or None, details)`."""
+def search_move(position, budget_end, settings, refuted=frozenset()):
+    """Root-parallel MCTS until the tree's CPU reaches `budget_end`: `(move or None, details)`;
+    the move is none of `refuted` (moves the exact search proved losing) unless all are."""
     # Imported here, not above: a book move needs neither, and loading them cost about a sixth
     # of its CPU on Python 3.7 (docs/strength.md).
     from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
@@ -234,12 +241,17 @@ def search_move(position, budget_end, settings):
         leaf_solver=LeafSolver(settings.leaf_solve_plies) if settings.leaf_solve_plies else None)
     details = {"simulations": simulations, "workers": workers_used,
                "candidates": candidates(children)}
-    return searched_move(position, children), details
+    if refuted:
+        details["refuted"] = sorted(go_board.move_to_text(move) for move in refuted)
+    return searched_move(position, children, refuted), details
 
 
-def searched_move(position, children):
+def searched_move(position, children, refuted=frozenset()):
     """The move the search's merged root statistics choose: the best placement, a pass only
-    when the pass rule allows it; None without children."""
+    when the pass rule allows it; None without children. Moves in `refuted` (proven losing)
+    are left out while any other is there."""
+    if any(stats.action not in refuted for stats in children):
+        children = [stats for stats in children if stats.action not in refuted]
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     # The search passes only when the pass is proven to win: a pass costs a point like a lost
@@ -303,16 +315,27 @@ def choose_move(position, budget_end, settings, solver_table=None):
         details = {} if not entry.opponent_wins else try_details(position, entry.move,
                                                                  entry.opponent_wins)
         return Decision(entry.move, SOURCE_BOOK, details)
+    refuted = frozenset()
     if settings.use_solver:
-        # The solver's share never eats the floor MCTS needs if the solver gives up.
-        left = budget_end - tree_cpu_seconds()
-        solver_cpu = min(SOLVER_SHARE * left, left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU)
-        deadline = time.process_time() + max(solver_cpu, 0.0)
-        exact = endgame.choose_endgame_move(position, deadline, solver_table)
+        table = {} if solver_table is None else solver_table
+        solver_cpu = exact_search_cpu(budget_end - tree_cpu_seconds(),
+                                      go_board.plies_left(position.ply))
+        deadline = time.process_time() + solver_cpu
+        exact = endgame.choose_endgame_move(position, deadline, table)
         if exact is not None:
             return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
-    move, details = search_move(position, budget_end, settings)
+        refuted = endgame.refuted_moves(position, table)
+    move, details = search_move(position, budget_end, settings, refuted)
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
+
+
+def exact_search_cpu(left, plies_left):
+    """CPU the exact search may use of the `left` seconds of this call, `plies_left` plies from
+    the end (see SOLVER_SHARE); it never eats the floor MCTS needs if the proof does not end."""
+    floor = left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU
+    if plies_left > FULL_SOLVER_PLIES_LEFT:
+        return max(min(SOLVER_SHARE * left, floor), 0.0)
+    return max(floor, 0.0)
 
 
 def safe_move(position):

@@ -384,6 +384,17 @@ class ExactSolver(object):
         return best, None if fewest == ENDS_LOST else fewest
 
 
+def refuted_moves(position, table):
+    """The moves of `position` that `table` (an ExactSolver's proofs, e.g. of a search that ran
+    out of time) proves losing for the mover: a child proven won for the opponent."""
+    solver = ExactSolver(table=table)
+    refuted = set()
+    for move, child in solver.root_moves(position):
+        if child is not None and table.get(child[-1]) is True:
+            refuted.add(move)
+    return frozenset(refuted)
+
+
 def best_try_in_time(position, cpu_deadline, table=None, clock=time.process_time):
     """`(move, opponent_wins)`, ExactSolver.best_try of the lost `position`, when it
     counted every move by `cpu_deadline` (of `clock`), else None. Past its deadline best_try

@@ -12,6 +12,7 @@ import collections
 import random
 
 import pytest
+from test_endgame import TWO_REFUTED_NODES, knife_edge
 
 import agent
 import endgame
@@ -270,6 +271,38 @@ def test_the_search_claims_the_proofs_of_its_solver_for_each_candidate():
     assert candidates[0]["move"] == "3,0" and candidates[0]["proven"] == "win"
     assert len(candidates) == agent.TOP_CANDIDATES
     assert [candidate.get("proven") for candidate in candidates[1:]] == ["loss"] * 4
+
+
+# ---- the exact search's share, and what MCTS learns from it when it runs out ---------------
+
+def test_past_its_first_ply_the_exact_search_gets_all_of_the_move_but_the_floor_of_mcts():
+    floor = agent.MIN_SEARCH_CPU + agent.EXIT_RESERVE_CPU
+    first = endgame.EXACT_PLIES_LEFT
+    assert agent.exact_search_cpu(8.0, first) == pytest.approx(agent.SOLVER_SHARE * 8.0)
+    assert agent.exact_search_cpu(8.0, first - 1) == pytest.approx(8.0 - floor)
+    assert agent.exact_search_cpu(8.0, 3) == pytest.approx(8.0 - floor)
+    assert agent.exact_search_cpu(floor / 2, 3) == 0.0
+    assert agent.exact_search_cpu(floor / 2, first) == 0.0
+
+
+def test_the_search_plays_no_move_the_exact_search_refuted_while_another_is_left():
+    position = Position()
+    liked, other = from_coord(4, 4), from_coord(3, 0)
+    children = [core.ChildStats(liked, 90, 80.0, None), core.ChildStats(other, 10, 4.0, None)]
+    assert agent.searched_move(position, children) == liked
+    assert agent.searched_move(position, children, frozenset([liked])) == other
+    assert agent.searched_move(position, children, frozenset([liked, other])) == liked
+
+
+def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeypatch):
+    def proof_cut_short(position, cpu_deadline=None, table=None):
+        with pytest.raises(endgame.OutOfTime):
+            endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
+    monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)
+    decision = decide_now(knife_edge())
+    assert decision.source == agent.SOURCE_MCTS
+    assert decision.details["refuted"] == ["4,3", "4,4"]
+    assert decision.move not in (from_coord(4, 3), from_coord(4, 4))
 
 
 # ---- never an illegal move ---------------------------------------------------------------

@@ -2,7 +2,10 @@
 
 import time
 
+import pytest
+
 import endgame
+import go_board
 from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
 
 TWO_EYED_GROUPS = """
@@ -118,6 +121,30 @@ def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatc
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
         from_coord(3, 3), endgame.PROVEN_WIN, None)
 
+
+
+# A knife edge from a real game (Black opened at the corner (4,0), then played as the agent):
+# White to move at ply 12, where only (3,0) wins; the search tries five losing moves first.
+KNIFE_EDGE_LINE = "4,0 2,2 1,2 3,2 2,1 2,4 2,3 3,3 1,3 1,0 3,1"
+# The nodes after which the search has refuted its first two moves, (4,4) and (4,3) (38,524 and
+# 57,360 nodes), and is inside its third.
+TWO_REFUTED_NODES = 100000
+
+
+def knife_edge():
+    position = Position()
+    for text in KNIFE_EDGE_LINE.split():
+        position = position.play(go_board.move_from_text(text))
+    return position
+
+
+def test_a_search_out_of_time_leaves_the_moves_it_refuted_in_its_table():
+    position = knife_edge()
+    table = {}
+    with pytest.raises(endgame.OutOfTime):
+        endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
+    assert endgame.refuted_moves(position, table) == {from_coord(4, 4), from_coord(4, 3)}
+    assert endgame.refuted_moves(position, {}) == frozenset()
 
 
 # White captures two stones at (0,2) and one at (0,3).
