@@ -258,6 +258,32 @@ class Book(object):
 NO_BOOK = Book()
 
 
+def entries(book):
+    """`(answers, tries)` of an opened `book`, as `write` takes them: every record read at once
+    (offline tools that rewrite a book; a move reads about twenty records, never this)."""
+    answers, tries = {}, {}
+    handle, _ = _open_regular(book.path)
+    with handle:
+        handle.seek(book.start)
+        text = handle.read(book.records * RECORD_CHARS).decode("ascii")
+    for start in range(0, len(text), RECORD_CHARS):
+        answer, opponent_wins = divmod(decode(text[start:start + RECORD_CHARS]), REPLY_COUNTS)
+        key, move = divmod(answer, MOVES)
+        if opponent_wins:
+            tries[key] = move, opponent_wins
+        else:
+            answers[key] = move
+    return answers, tries
+
+
+def read_header_fields(path):
+    """The header of the book at `path` without what `write` derives (format, version, record
+    width and count): what `write` takes to write it again."""
+    header = _header(path)[0]
+    return {name: value for name, value in header.items()
+            if name not in ("format", "version", "record_chars", "records")}
+
+
 def _complain(path, error):
     reason = "{}: {}".format(type(error).__name__, error)
     sys.stderr.write("opening_book: cannot use {} ({}); playing without the book\n".format(

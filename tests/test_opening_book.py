@@ -291,6 +291,24 @@ def test_the_same_answers_give_the_same_bytes_and_the_provenance_sits_beside(tmp
         "first.provenance.json", "first.txt", "second.provenance.json", "second.txt"]
 
 
+def test_a_book_read_whole_gives_back_what_was_written_and_writes_the_same_bytes(tmp_path):
+    keys = sorted({opening_book.position_key(position)[0]
+                   for position in random_positions(random.Random(4), 40, 0.1)})
+    answers = {key: index % opening_book.MOVES for index, key in enumerate(keys[:30])}
+    tries = {key: (index % opening_book.MOVES, 1 + index % 5)
+             for index, key in enumerate(keys[30:])}
+    header = {"answered_plies": {"1": 5, "2": 6}, "built_with": {"by": "a test"}}
+    first, second = str(tmp_path / "first.txt"), str(tmp_path / "second.txt")
+    opening_book.write(first, answers, header, tries=tries)
+    assert opening_book.entries(opening_book.read(first)) == (answers, tries)
+    assert opening_book.read_header_fields(first) == header
+    read_answers, read_tries = opening_book.entries(opening_book.read(first))
+    opening_book.write(second, read_answers, opening_book.read_header_fields(first),
+                       tries=read_tries)
+    with open(first, "rb") as one, open(second, "rb") as two:
+        assert one.read() == two.read()
+
+
 def test_a_move_out_of_range_is_not_written(tmp_path):
     with pytest.raises(ValueError):
         opening_book.write(str(tmp_path / "book.txt"), {1: opening_book.MOVES},

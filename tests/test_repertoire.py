@@ -211,7 +211,8 @@ def test_the_built_book_holds_the_tries_and_proven_answers_after_every_slip(
     reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0
     assert [(report["strategy"], report["failures"]) for report in reports] == [
-        (plan.name, []), ("first", []), ("small-after-slips", [])]
+        (plan.name, []), ("first", []), ("small-after-slips", []), ("seam-first", []),
+        ("seam-small-after-slips", [])]
     assert reports[0]["checked"] == len(tries) and reports[2]["checked"] >= len(slips)
 
 

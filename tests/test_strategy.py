@@ -252,8 +252,10 @@ def test_the_full_check_passes_the_built_book_and_names_a_losing_answer(tmp_path
     book_path = tmp_path / "book.txt"
     code, reports = verified(book_path, capsys)
     assert code == 0
-    assert [report["strategy"] for report in reports] == [repertoire.REPERTOIRE.name] + [
-        plan.name for plan in small_plans] + [strategy.AFTER_SLIPS.name]
+    parts = [plan.name for plan in small_plans] + [strategy.AFTER_SLIPS.name]
+    assert [report["strategy"] for report in reports] == [repertoire.REPERTOIRE.name] + parts + [
+        verify_book.SEAM_PREFIX + name for name in parts]
+    assert [report["failures"] for report in reports[-len(parts):]] == [[]] * len(parts)
     for plan, report in zip(small_plans, reports[1:]):
         assert report["failures"] == []
         distinct = {opening_book.position_key(position)[0]

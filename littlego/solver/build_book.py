@@ -2,6 +2,7 @@
 
 Usage: littlego book [--jobs 2] [--ray ADDRESS] [--table-bits 26]
            [--cache runs/book-jobs] [--fresh] [--rule fewest|model] [--out opening_book.txt]
+           [--seam-only]
 
 What it holds is solver/strategy.py's STRATEGIES: after Black's centre a proven winning Black
 move for every position White can reach through ply 11; after each of Black's five losing first
@@ -20,6 +21,10 @@ a changed solver starts over; --fresh starts over too. Where two jobs answer the
 transposition), the earlier job in STRATEGIES' order (AFTER_SLIPS last) gives the answer: every
 answer is a proven win, and that job walked every reply after it. A try's position is lost for
 White, so no winning answer can share it (the build stops if one does).
+Last, the seam (solver/seam.py): at the winner's first ply past each strategy, the positions
+whose in-game exact search would refute a losing move before finding a winning one get the
+winning move it would find (`add_seam`; --seam-only runs this stage alone on the book at
+--out, e.g. after a change of the seam's rule, with the slips of the book's own repertoire).
 
 The book's bytes depend only on the rules, the solver, --table-bits and --rule (the model's
 searches are seeded and counted in simulations): the same on every run, whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
@@ -37,7 +42,7 @@ import go_board
 import opening_book
 from go_board import BLACK, WHITE
 from littlego import solver
-from littlego.solver import executors, repertoire, strategy
+from littlego.solver import executors, repertoire, seam, strategy
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
 # The book answers every position our book play can reach through these plies, per colour: the
@@ -121,6 +126,8 @@ def parse_args(argv):
                         default=repertoire.REPERTOIRE.rule,
                         help="how White's tries after the centre are chosen (default %(default)s)")
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
+    parser.add_argument("--seam-only", action="store_true",
+                        help="only the last stage: the seam's answers added to the book at --out")
     return parser.parse_args(argv)
 
 
@@ -160,10 +167,36 @@ def build_repertoire(args, folder):
     return plan, found
 
 
+def add_seam(path, slips, table_bits):
+    """The build's last stage: the book at `path` rewritten with the seam's answers
+    (solver/seam.py), their figures in its provenance and header."""
+    book = opening_book.read(path)
+    answers, tries = opening_book.entries(book)
+    with solver.Solver(table_bits) as search:
+        found, stats = seam.answers(book, search, slips,
+                                    log=lambda line: print(line, flush=True))
+    for key, move in found.items():
+        answers.setdefault(key, move)
+    fields = opening_book.read_header_fields(path)
+    fields["built_with"]["seam"] = {name: each["ply"] for name, each in stats.items()}
+    with open(opening_book.provenance_path(path)) as handle:
+        provenance = json.load(handle)
+    provenance["seam"] = stats
+    opening_book.write(path, answers, fields, provenance=provenance, tries=tries)
+    print("seam: {} answers added; the book has {} records".format(
+        sum(each["answers"] for each in stats.values()), len(answers) + len(tries)), flush=True)
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if solver.missing("build_book"):
         return 2
+    if args.seam_only:
+        with solver.Solver(args.table_bits) as search:  # the slips of the book's repertoire
+            slips = repertoire.check(opening_book.read(args.out), repertoire.REPERTOIRE,
+                                     search)[2]
+        add_seam(args.out, slips, args.table_bits)
+        return 0
     started = time.time()
     folder = job_folder(args.cache, args.table_bits)
     os.makedirs(folder, exist_ok=True)
@@ -203,7 +236,7 @@ def main(argv=None):
         "answered_plies": ANSWERED_PLIES,
         "built_with": {"by": "littlego book", "table_bits": args.table_bits,
                        "strategies": {each.name: each.last_ply for each
-                                      in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)},
+                                      in strategy.book_plans()},
                        "repertoire": {"name": plan.name, "rule": plan.rule,
                                       "last_ply": plan.last_ply}}},
         provenance={"first_move": FIRST_MOVE_SOURCE, "cpu_seconds": round(cpu, 1),
@@ -212,6 +245,7 @@ def main(argv=None):
         tries=tries)
     print("{} answers and {} tries in {}; {:.0f} CPU s in the jobs (all runs), {:.0f} s wall "
           "this run".format(len(book), len(tries), args.out, cpu, time.time() - started))
+    add_seam(args.out, slips, args.table_bits)
     return 0
 
 

@@ -55,6 +55,14 @@ STRATEGIES = ((Strategy("black", BLACK, ("2,2",), 11, False),)
                       for move in LOSING_FIRST_MOVES)
               + (Strategy("white-after-mistakes", WHITE, ("2,2",), 10, True),))
 AFTER_SLIPS = Strategy("white-after-slips", WHITE, ("2,2",), 10, True)
+
+
+def book_plans():
+    """Every strategy the book answers: STRATEGIES, then AFTER_SLIPS (read when called, so that
+    tests may put small ones in their place)."""
+    return STRATEGIES + (AFTER_SLIPS,)
+
+
 # A job: one strategy's part below one reply of the loser to the start (or the start itself).
 Job = collections.namedtuple("Job", "strategy line")
 

@@ -9,7 +9,10 @@ the book has a try, and the try's count of Black's winning replies is exact; it 
 Black's slips along it. Then, for each strategy of solver/strategy.py and for AFTER_SLIPS
 (every slip a start), every position the losing side can reach while the winning side follows
 the book (or, with --lines, N seeded lines on which the loser plays at random) must have a book
-answer that the solver proves winning (solver.strategy.check).
+answer that the solver proves winning (solver.strategy.check). Last, with the full check, each
+strategy's seam (solver/seam.py's `check`, here): every position at the winner's first ply past
+the strategy whose in-game exact search would refute a move first has a book answer, and every
+book answer there wins.
 The full check runs the build's jobs (solver.strategy.check_job) on --jobs local processes or
 a Ray cluster; the repertoire and the sampled check run here. --only checks the named parts
 alone (e.g. `--only white-repertoire,white-after-slips`, what a new repertoire adds; the
@@ -28,13 +31,17 @@ import time
 import go_board
 import opening_book
 from littlego import solver
-from littlego.solver import executors, repertoire, strategy
+from littlego.solver import executors, repertoire, seam, strategy
+
+# `--only seam` checks the seams alone; each is reported as SEAM_PREFIX + its strategy's name.
+SEAM_PART = "seam"
+SEAM_PREFIX = "seam-"
 
 
 def plans(only=None):
     """What the check walks after the repertoire: the strategies, then AFTER_SLIPS (those named
     in `only`, when given)."""
-    return tuple(plan for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)
+    return tuple(plan for plan in strategy.book_plans()
                  if only is None or plan.name in only)
 
 
@@ -95,6 +102,20 @@ def full(args, slips):
     return totals
 
 
+def checked_seams(args, slips):
+    """{seam part name: (checked, failures, stats)}: every strategy's seam (solver/seam.py's
+    `check`), each on a fresh solver, here."""
+    book = opening_book.read(args.book)
+    results = {}
+    for plan in plans():
+        with solver.Solver(args.table_bits) as search:
+            started = time.process_time()
+            checked, failures = seam.check(book, plan, search, slips)
+            results[SEAM_PREFIX + plan.name] = checked, failures, {
+                "nodes": search.nodes, "cpu": round(time.process_time() - started, 1)}
+    return results
+
+
 def report(name, checked, failures, stats):
     """One JSON line for a checked part of the book."""
     print(json.dumps({"strategy": name, "checked": checked, "failures": [
@@ -120,6 +141,10 @@ def main(argv=None):
                                                                                   slips)
             failed += len(failures)
             report(plan.name, checked, failures, stats)
+        if not args.lines and (args.only is None or SEAM_PART in args.only):
+            for name, (checked, failures, stats) in checked_seams(args, slips).items():
+                failed += len(failures)
+                report(name, checked, failures, stats)
     except KeyboardInterrupt:
         print("verify_book: interrupted", file=sys.stderr)
         return 130

@@ -1,0 +1,101 @@
+"""The seam: the book answers the knife edges just past its strategies.
+
+Start at `answers` (what `littlego book` adds last) and `check` (what `littlego verify-book`
+proves). Past a strategy's last ply the agent's own exact search decides
+(endgame.choose_endgame_move). Its proof tries the root's moves in a fixed order
+(`endgame.ExactSolver.root_moves` on a fresh table: biggest captures, then the points from the
+highest) and must refute in full every move it tries before the first winning one. On the
+grader's Python 3.7 a seam position whose first move wins is proven in 0.1-0.4 s; one with
+losing moves first took 0.6-3 s on seeded lines and up to 8 s in real games (docs/strength.md),
+and a strong opponent steers into exactly those. The compiled solver says which moves win for a
+fraction of that, so every seam position (`positions`: every one the loser can reach while the
+winner follows the book, at the winner's first ply past the strategy's last) whose first move in
+that order loses gets a book answer (`losing_first`): the first winning move in that order, the
+move the exact search would have found, without the search. They are few: about one seam
+position in 150 on uniform lines.
+"""
+
+import time
+
+import endgame
+import go_board
+import opening_book
+from littlego.solver import strategy
+
+def seam_ply(plan):
+    """The winner's first ply past `plan`'s last (Black plays the odd plies)."""
+    ply = plan.last_ply + 1
+    return ply if ply % 2 == (plan.winner == go_board.BLACK) else ply + 1
+
+
+def positions(book, plan, begins):
+    """Every position at `plan`'s seam ply that the loser can reach from `begins` while the
+    winner follows `book`, one per book key, in a fixed order (depth first, legal-move order)."""
+    last = seam_ply(plan)
+    found, seen = [], set()
+    stack = list(reversed(begins))
+    while stack:
+        position = stack.pop()
+        if position.is_over or position.ply > last:
+            continue
+        key = opening_book.position_key(position)[0]
+        if key in seen:
+            continue
+        seen.add(key)
+        if position.ply == last:
+            found.append(position)
+        elif position.to_move != plan.winner:
+            stack.extend(position.play(move) for move in reversed(position.legal_moves()))
+        else:
+            move = book.lookup(position)
+            if move is not None:
+                stack.append(position.play(move))
+    return found
+
+
+def losing_first(search, position):
+    """`(how many moves the exact search refutes before its first winning one, that move)`,
+    the wins proven by the compiled `search`; StrategyBroken when no move wins."""
+    for count, (move, _) in enumerate(endgame.ExactSolver().root_moves(position)):
+        if search.wins(position, move):
+            return count, move
+    raise strategy.StrategyBroken("no move wins at the seam, ply {}:\n{}".format(
+        position.ply, position))
+
+
+def answers(book, search, slips, plans=None, log=None):
+    """`({book key: move in the key's frame}, {plan name: stats})`: the answer of every seam
+    position of `plans` (default: every strategy of the book, strategy.book_plans) whose exact search would refute a move first (`slips`: the
+    repertoire's, AFTER_SLIPS' starts). Stats: seam positions, answers, nodes, CPU seconds."""
+    found, stats = {}, {}
+    for plan in plans or strategy.book_plans():
+        started, nodes_before = time.process_time(), search.nodes
+        seam = positions(book, plan, strategy.starts(plan, book, slips))
+        answered = 0
+        for position in seam:
+            count, move = losing_first(search, position)
+            if count:
+                key, symmetry = opening_book.position_key(position)
+                found.setdefault(key, go_board.SYMMETRIC_POINT[symmetry][move])
+                answered += 1
+        stats[plan.name] = {"ply": seam_ply(plan), "positions": len(seam), "answers": answered,
+                            "nodes": search.nodes - nodes_before,
+                            "cpu": round(time.process_time() - started, 1)}
+        if log:
+            log("seam {}: {}".format(plan.name, stats[plan.name]))
+    return found, stats
+
+
+def check(book, plan, search, slips):
+    """`(checked, failures)` of `plan`'s seam in `book`: a position whose exact search would
+    refute a move first must have a book answer, and every answer there must win (proven by
+    the compiled `search`). Failures: `(position, book move or None)`."""
+    checked, failures = 0, []
+    for position in positions(book, plan, strategy.starts(plan, book, slips)):
+        move = book.lookup(position)
+        if move is None and not losing_first(search, position)[0]:
+            continue
+        checked += 1
+        if move is None or not search.wins(position, move):
+            failures.append((position, move))
+    return checked, failures

@@ -1,0 +1,73 @@
+"""solver/seam.py: the book's answers just past its strategies, where the in-game exact search
+would refute a losing move before it finds a winning one.
+
+Small strategies near the end of seeded games (tests/test_strategy.py's) give seams the
+Python exact search (endgame.ExactSolver) checks on its own: every answer wins, every position
+left unanswered is one whose first move in the search's order wins, and verify-book's check
+finds the answers missing from a book without them.
+"""
+
+import pytest
+
+import endgame
+import opening_book
+from go_board import BLACK, WHITE, from_coord
+from littlego import solver
+from littlego.solver import seam, strategy
+from test_endgame import knife_edge
+from test_strategy import SEED, TABLE_BITS, small_strategy, walked
+
+HEADER = {"answered_plies": {BLACK: 0, WHITE: 0}}
+
+
+def test_the_seam_is_the_winners_first_ply_past_each_strategy():
+    plies = {plan.name: seam.seam_ply(plan) for plan in strategy.book_plans()}
+    assert plies == {"black": 13, "white-after-00": 12, "white-after-01": 12,
+                     "white-after-02": 12, "white-after-11": 12, "white-after-12": 12,
+                     "white-after-mistakes": 12, "white-after-slips": 12}
+
+
+def test_the_knife_edge_refutes_five_moves_before_its_only_win():
+    with solver.Solver(TABLE_BITS) as search:
+        assert seam.losing_first(search, knife_edge()) == (5, from_coord(3, 0))
+
+
+# Seed -> (seam positions, those answered): the compiled solver's counts, each position
+# checked by the Python solver below.
+SEAMS = {SEED: (186, 5), SEED + 1: (208, 17), SEED + 2: (160, 0)}
+
+
+@pytest.mark.parametrize("seed", sorted(SEAMS))
+def test_seam_answers_win_where_the_first_move_loses_and_only_there(tmp_path, seed):
+    plan = small_strategy(seed)
+    path = str(tmp_path / "book.txt")
+    opening_book.write(path, walked(plan), HEADER)
+    book = opening_book.read(path)
+    with solver.Solver(TABLE_BITS) as search:
+        found, stats = seam.answers(book, search, (), plans=(plan,))
+        positions = seam.positions(book, plan, [strategy.position_after(plan.start)])
+        assert stats[plan.name]["positions"] == len(positions) > 0
+        assert stats[plan.name]["answers"] == len(found)
+        assert {position.ply for position in positions} == {seam.seam_ply(plan)}
+        answered = 0
+        for position in positions:
+            key, _ = opening_book.position_key(position)
+            first_child = endgame.ExactSolver().root_moves(position)[0][1]
+            first_wins = endgame.ExactSolver().move_wins(position, first_child)
+            assert (key in found) == (not first_wins), position
+            answered += key in found
+        assert (len(positions), answered) == SEAMS[seed]
+        # verify-book's check: the book without the seam misses exactly these answers.
+        checked, failures = seam.check(book, plan, search, ())
+        assert checked == len(failures) == len(found)
+        assert all(move is None for _, move in failures)
+        with_answers = walked(plan)
+        with_answers.update(found)
+        opening_book.write(path, with_answers, HEADER)
+        with_seam = opening_book.read(path)
+        assert seam.check(with_seam, plan, search, ()) == (len(found), [])
+    for position in positions:
+        move = with_seam.lookup(position)
+        if move is not None:
+            child = dict(endgame.ExactSolver().root_moves(position))[move]
+            assert endgame.ExactSolver().move_wins(position, child), position
