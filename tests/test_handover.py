@@ -1,0 +1,81 @@
+"""littlego/bench/handover.py: the seam sampled as strong games make it.
+
+The loser's knife-edge seeking move is checked against the Python exact search's own count of
+the winner's winning replies; a recorded game gives its won positions at the seam plies only;
+and (slow) a small run of the whole check on the grader's Python decides every position it
+samples and throws no win.
+"""
+
+import json
+import random
+
+import pytest
+
+import endgame
+import opening_book
+from go_board import WHITE
+from littlego import solver
+from littlego.bench import handover
+from littlego.bench.positions import position_before_end
+from littlego.grader.interpreters import grader_python
+from test_endgame import KNIFE_EDGE_LINE
+
+TABLE_BITS = 18
+
+
+def python_winning_replies(position):
+    """How many of the mover's moves win, by the Python exact search."""
+    python = endgame.ExactSolver()
+    return sum(python.move_wins(position, child) for _, child in python.root_moves(position))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_adversary_leaves_the_winner_the_fewest_winning_replies(seed):
+    position = position_before_end(random.Random(seed), 6, pass_rate=0.0, capture_rate=0.3)
+    counts = {}
+    for move in position.legal_moves():
+        after = position.play(move)
+        counts[move] = 0 if after.is_over else python_winning_replies(after)
+    with solver.Solver(TABLE_BITS) as search:
+        chosen = {handover.adversary_move(search, position, random.Random(draw))
+                  for draw in range(20)}
+    fewest = min(counts.values())
+    assert chosen == {move for move, count in counts.items() if count == fewest}
+
+
+def test_a_recorded_game_gives_its_won_positions_at_the_seam_plies_only(tmp_path):
+    moves = KNIFE_EDGE_LINE.split() + ["3,0", "0,0", "4,4"]
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps({"moves": moves}) + "\n")
+    book = opening_book.read()
+    with solver.Solver(TABLE_BITS) as search:
+        found = handover.game_positions(search, book, [str(games)])
+    # The positions before White's moves at plies 12 and 14, past White's book (ply 10), both
+    # won; Black's at ply 13 is lost for Black, so it is no seam position to keep.
+    assert [(source, position.ply, position.to_move) for source, position in found] == [
+        (handover.GAMES_SOURCE, 12, WHITE), (handover.GAMES_SOURCE, 14, WHITE)]
+    assert all(book.lookup(position) is None for _, position in found)
+
+
+@pytest.mark.slow
+def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_win(
+        tmp_path, capsys):
+    out = tmp_path / "handover.jsonl"
+    python = grader_python()
+    if python is None:
+        pytest.skip("the grader's Python 3.7 is not installed")
+    code = handover.main(["--positions", "12", "--seed", "3", "--games", "--python", python,
+                          "--json", str(out)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert code == 0
+    assert {record["source"] for record in records} <= set(handover.SOURCES)
+    assert len(records) >= 9 and all(record["decided"] and not record["thrown"]
+                                     for record in records)
+    assert all(record["cpu"] <= record["budget"] for record in records)
+    whole = lines[-1]
+    assert (whole["positions"], whole["decided"], whole["thrown"], whole["python"]) == (
+        len(records), len(records), 0, python)
+    assert whole["max_cpu"] == max(record["cpu"] for record in records)
+    assert sum(line["positions"] for line in lines[:-1]) == len(records)
+    assert {record["colour"] for record in records} == {"Black", "White"}
