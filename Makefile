@@ -13,8 +13,8 @@ RUNS := runs
 
 .PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
 	test-ray lint match play serve bench bench-engine bench-solver ladder ladder-default \
-	ladder-centre ladder-deep book verify-book solve-all submission check-submission driver-match soak \
-	ringmaster clean
+	ladder-centre ladder-deep book verify-book solve-all handover forced-openings submission \
+	check-submission driver-match soak ringmaster clean
 
 install: $(STAMP)
 
@@ -171,6 +171,20 @@ verify-book: $(STAMP) solver
 solve-all: $(STAMP) solver
 	mkdir -p $(RUNS)/solve-all
 	$(LG) solve --empty --ply 1 --table-bits 28 | tee $(RUNS)/solve-all/result.json
+
+# The seam where the book ends, sampled as strong games make it: 2,000 positions decided by the
+# agent on the grader's Python 3.7 at the default budget, judged by the compiled solver (about
+# 40 minutes on both cores; HANDOVER_ARGS="--positions 60" is a quick look).
+HANDOVER_ARGS ?= --positions 2000
+handover: $(STAMP) solver
+	mkdir -p $(RUNS)/handover
+	$(LG) handover $(HANDOVER_ARGS) --json $(RUNS)/handover/positions.jsonl
+
+# The agent as White after each of Black's 24 losing first moves, Black the agent itself, three
+# games each at the default budget on the grader's Python 3.7 (about an hour on both cores).
+FORCED_ARGS ?= --games-per-move 3
+forced-openings: $(STAMP)
+	$(LG) forced-openings $(FORCED_ARGS) --out $(RUNS)/forced-openings
 
 submission: $(STAMP)
 	$(LG) submission --out dist/submission
