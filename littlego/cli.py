@@ -55,7 +55,8 @@ COMMANDS = collections.OrderedDict([
                               "littlego build-solver --force")),
     # Strength and speed
     ("ladder", _command("littlego.bench.ladder", "the strength ladder against the yardstick",
-                        "littlego ladder --opponents alphabeta4:4 --move-cpu 1 --game-cpu 8")),
+                        "littlego ladder --opponents alphabeta4:4 --agent-move-cpu 1 "
+                        "--agent-game-cpu 8")),
     ("roundrobin", _command("littlego.bench.roundrobin",
                             "the reference opponents against each other",
                             "littlego roundrobin --games 10")),
@@ -89,7 +90,7 @@ COMMANDS = collections.OrderedDict([
                               "games under the course's driver loop, every move metered",
                               "littlego driver-match --games 10")),
     ("soak", _command("littlego.grader.soak", "thousands of metered moves under the driver loop",
-                      "littlego soak --moves 60 --move-cpu 1")),
+                      "littlego soak --moves 60 --agent-move-cpu 1")),
     ("grader-env", _command("littlego.grader.environment",
                             "the environment of a graded run; checks of metered moves",
                             "littlego grader-env env /tmp/graded")),

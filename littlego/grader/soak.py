@@ -1,7 +1,8 @@
 """The soak: thousands of agent moves under the course's driver loop, every move metered twice.
 
 Usage: littlego soak [--moves 2000] [--opponents random,alphabeta4,self]
-                             [--move-cpu S] [--python PY] [--seed N] [--out runs/soak]
+                     [--agent-move-cpu S] [--agent-game-cpu S] [--python PY] [--seed N]
+                     [--out runs/soak]
 
 Games rotate through the opponents, the agent Black in one game and White in the next; against
 `self` it plays both colours, two copies sharing one game directory. Each game runs in a fresh
@@ -17,7 +18,8 @@ or a move the referee would reject, is counted. Prints and writes (`summary.json
 --out) the counts, max, 99th percentile and mean of CPU per move by both meters, the moves over
 TARGET_MAX_CPU, missing outputs, illegal moves and leftover processes; exits 1 unless every
 count the issue sets a target for is met. The agent runs on the grader's Python 3.7 (found
-through pyenv) unless --python says otherwise; LITTLEGO_MOVE_CPU is set only by --move-cpu.
+through pyenv) unless --python says otherwise; LITTLEGO_MOVE_CPU and
+LITTLEGO_GAME_CPU are set only by --agent-move-cpu and --agent-game-cpu (littlego/options.py).
 """
 
 import argparse
@@ -36,6 +38,7 @@ import go_board
 from littlego import opponents
 from littlego.grader import COURSE_DRIVER
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
+from littlego.options import add_agent_budget, agent_env
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR, module_command
 from littlego.referee import rules
 from littlego.referee.proctree import run_limited
@@ -119,8 +122,7 @@ def play_game(number, opponent, agent_colour, args):
     theirs = ours if opponent == SELF else player_command(opponent, log_path, args, seed)
     black, white = (ours, theirs) if agent_colour == go_board.BLACK else (theirs, ours)
     env = dict(os.environ, LITTLEGO_SEED=str(seed))
-    if args.move_cpu is not None:
-        env["LITTLEGO_MOVE_CPU"] = str(args.move_cpu)
+    env.update(agent_env(args))
     started = time.monotonic()
     with open(os.path.join(directory, "driver.log"), "w") as driver_log:
         finished = subprocess.run(["sh", COURSE_DRIVER, black, white, HOST], cwd=directory, env=env,
@@ -180,7 +182,8 @@ def summarise(games, args):
         "meters_differ_by_max": max((abs(move["cpu"] - move["time_cpu"]) for move in moves),
                                     default=None),
         "agent_wins": {key: "{} of {}".format(*value) for key, value in sorted(results.items())},
-        "settings": {"move_cpu": args.move_cpu, "python": args.python, "seed": args.seed,
+        "settings": {"agent_move_cpu": args.agent_move_cpu,
+                     "agent_game_cpu": args.agent_game_cpu, "python": args.python, "seed": args.seed,
                      "opponents": args.opponents},
     }
 
@@ -211,8 +214,7 @@ def main(argv):
                         help="play until at least this many agent moves (default 2000)")
     parser.add_argument("--opponents", default=DEFAULT_OPPONENTS,
                         help="comma-separated built-in opponents, `self` for self-play")
-    parser.add_argument("--move-cpu", type=float, default=None,
-                        help="LITTLEGO_MOVE_CPU for the agent (default: the agent's own)")
+    add_agent_budget(parser, inherit=True)
     parser.add_argument("--python", default=None,
                         help="the agent's interpreter (default: Python 3.7 through pyenv)")
     parser.add_argument("--seed", type=int, default=1)
