@@ -29,6 +29,7 @@ import opening_book
 from littlego import solver
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
+from littlego.progress import Progress, add_quiet_option
 from littlego.solver import repertoire, strategy
 
 SHARE_CPU = agent.SOLVER_SHARE * agent.DEFAULT_MOVE_CPU
@@ -96,6 +97,7 @@ def main(argv=None):
     parser.add_argument("--lines", type=int, default=40, help="seeded lines per strategy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     python = args.python or grader_python()
     if solver.missing("handover"):
@@ -111,21 +113,25 @@ def main(argv=None):
             book, plan, random.Random("{}:{}".format(args.seed, plan.name)), args.lines,
             strategy.starts(plan, book, slips)))
             for plan in strategy.STRATEGIES + (strategy.AFTER_SLIPS,)]
-        for name, positions in parts + [(repertoire.REPERTOIRE.name, tries)]:
-            decided = decide(python, positions)
-            times = [seconds for _, seconds in decided]
-            undecided = sum(move is None for move, _ in decided)
-            lost = 0 if name == repertoire.REPERTOIRE.name else sum(  # tries: lost anyway
-                move is not None and not search.wins(position, move)
-                for position, (move, _) in zip(positions, decided))
-            worst_all = max(worst_all, max(times))
-            undecided_all += undecided
-            lost_all += lost
-            print(json.dumps({"strategy": name, "positions": len(positions),
-                              "plies": sorted({p.ply for p in positions}),
-                              "undecided": undecided, "not_winning": lost,
-                              "median_cpu": round(statistics.median(times), 3),
-                              "worst_cpu": round(max(times), 3)}), flush=True)
+        parts.append((repertoire.REPERTOIRE.name, tries))
+        with Progress(args.quiet).stage("handover", sum(len(positions) for _, positions in parts),
+                                        "positions") as stage:
+            for name, positions in parts:
+                decided = decide(python, positions)
+                stage.advance(len(positions))
+                times = [seconds for _, seconds in decided]
+                undecided = sum(move is None for move, _ in decided)
+                lost = 0 if name == repertoire.REPERTOIRE.name else sum(  # tries: lost anyway
+                    move is not None and not search.wins(position, move)
+                    for position, (move, _) in zip(positions, decided))
+                worst_all = max(worst_all, max(times))
+                undecided_all += undecided
+                lost_all += lost
+                stage.write(json.dumps({"strategy": name, "positions": len(positions),
+                                        "plies": sorted({p.ply for p in positions}),
+                                        "undecided": undecided, "not_winning": lost,
+                                        "median_cpu": round(statistics.median(times), 3),
+                                        "worst_cpu": round(max(times), 3)}))
     print(json.dumps({"python": python, "share_cpu": SHARE_CPU, "worst_cpu": round(worst_all, 3),
                       "undecided": undecided_all, "not_winning": lost_all}))
     return 1 if undecided_all or lost_all else 0

@@ -55,6 +55,7 @@ from go_board import MAX_PLY, WHITE
 from littlego import opponents
 from littlego.options import add_agent_budget, agent_env
 from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee.match import run_match
 from littlego.referee.players import GTP_PREFIX, GTP_VARY_PREFIX
 from littlego.referee.protocol import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU
@@ -267,21 +268,24 @@ def main(argv=None):
     parser.add_argument("--agent-colour", type=int, choices=(1, 2),
                         help="the agent plays this colour in every game (1 Black, 2 White)")
     parser.add_argument("--out", default=os.path.join(RUNS_DIR, "ladder"))
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     try:
         rungs = parse_rungs(args.opponents, args.games, args.scale)
     except ValueError as error:
         parser.error(str(error))
     agent = agent_command(args)
+    progress = Progress(args.quiet)
     for rung, games in rungs:
         print("== agent against {} ({} games, {} s CPU per move)".format(
             rung, games, args.agent_move_cpu), flush=True)
-        result = run_match(agent, opponent_spec(rung, args), games=games,
-                           parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
-                           move_wall=max(DEFAULT_MOVE_WALL, 4 * args.agent_move_cpu),
-                           seed=args.seed,
-                           out_dir=os.path.join(args.out, rung),
-                           a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour)
+        with progress.stage(rung, games, "games") as stage:
+            result = run_match(agent, opponent_spec(rung, args), games=games,
+                               parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
+                               move_wall=max(DEFAULT_MOVE_WALL, 4 * args.agent_move_cpu),
+                               seed=args.seed, out_dir=os.path.join(args.out, rung),
+                               a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour,
+                               progress=lambda records, total, names: stage.advance())
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0

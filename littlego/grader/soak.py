@@ -40,6 +40,7 @@ from littlego.grader import COURSE_DRIVER
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
 from littlego.options import add_agent_budget, agent_env
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR, module_command
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee import rules
 from littlego.referee.proctree import run_limited
 from littlego.referee.protocol import GRADER_MOVE_CPU
@@ -219,6 +220,7 @@ def main(argv):
                         help="the agent's interpreter (default: Python 3.7 through pyenv)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(RUNS_DIR, "soak"))
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     args.opponents = args.opponents.split(",")
     if args.python is None:
@@ -227,7 +229,8 @@ def main(argv):
         parser.error("no Python {} found (pyenv or PATH): give --python".format(VERSION_TEXT))
     os.makedirs(args.out, exist_ok=True)
     games, played = [], 0
-    with open(os.path.join(args.out, "moves.jsonl"), "w") as log:
+    with open(os.path.join(args.out, "moves.jsonl"), "w") as log, \
+            Progress(args.quiet).stage("soak", args.moves, "moves") as stage:
         while played < args.moves:
             number = len(games) + 1
             opponent = args.opponents[(number - 1) // 2 % len(args.opponents)]
@@ -235,12 +238,10 @@ def main(argv):
             game = play_game(number, opponent, colour, args)
             games.append(game)
             played += len(game["moves"])
+            stage.advance(len(game["moves"]))
             for move in game["moves"]:
                 log.write(json.dumps(move, sort_keys=True) + "\n")
             log.flush()
-            sys.stderr.write("game {} ({}, agent {}): {} moves, {} in all, {:.0f} s\n".format(
-                number, opponent, go_board.COLOUR_NAMES[colour], len(game["moves"]), played,
-                game["wall"]))
     summary = summarise(games, args)
     with open(os.path.join(args.out, "summary.json"), "w") as handle:
         json.dump(summary, handle, indent=2, sort_keys=True)

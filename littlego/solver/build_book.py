@@ -37,6 +37,7 @@ import go_board
 import opening_book
 from go_board import BLACK, WHITE
 from littlego import solver
+from littlego.progress import Progress, add_quiet_option
 from littlego.solver import executors, repertoire, strategy
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
@@ -121,6 +122,7 @@ def parse_args(argv):
                         default=repertoire.REPERTOIRE.rule,
                         help="how White's tries after the centre are chosen (default %(default)s)")
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
+    add_quiet_option(parser)
     return parser.parse_args(argv)
 
 
@@ -141,17 +143,17 @@ def save_repertoire(path, tries, slips, stats):
          "slips": [list(line) for line in slips], "stats": stats}, sort_keys=True))
 
 
-def build_repertoire(args, folder):
+def build_repertoire(args, folder, progress):
     """The repertoire of --rule, saved or built (one job, on the executor like the others)."""
     plan = repertoire.REPERTOIRE._replace(rule=args.rule)
     path = os.path.join(folder, repertoire_name(plan))
     found = None if args.fresh else read_repertoire(path)
     if found is None:
-        print("repertoire {} ({}): building".format(plan.name, plan.rule), flush=True)
-
-        def done(arguments, result):
-            save_repertoire(path, *result)
-        executors.run(repertoire.run, [(plan, args.table_bits)], 1, args.ray, done)
+        with progress.stage("repertoire " + plan.name, 1, "jobs") as stage:
+            def done(arguments, result):
+                save_repertoire(path, *result)
+                stage.advance()
+            executors.run(repertoire.run, [(plan, args.table_bits)], 1, args.ray, done)
         found = read_repertoire(path)
     stats = found[2]
     print("repertoire {} ({}): {} tries {}, {} slips {}, {} CPU s".format(
@@ -165,10 +167,11 @@ def main(argv=None):
     if solver.missing("build_book"):
         return 2
     started = time.time()
+    progress = Progress(args.quiet)
     folder = job_folder(args.cache, args.table_bits)
     os.makedirs(folder, exist_ok=True)
     try:
-        plan, (tries, slips, repertoire_stats) = build_repertoire(args, folder)
+        plan, (tries, slips, repertoire_stats) = build_repertoire(args, folder, progress)
     except KeyboardInterrupt:
         print("interrupted while building the repertoire: run the same command to start it again")
         return 130
@@ -188,11 +191,13 @@ def main(argv=None):
         answers, stats = result
         save_cached(os.path.join(folder, job_name(job)), answers, stats)
         results[job] = result
-        print("{} {}: {} answers {} in {} CPU s, {} nodes".format(
+        stage.advance()
+        stage.write("{} {}: {} answers {} in {} CPU s, {} nodes".format(
             job.strategy.name, " ".join(job.line), stats["answers"], stats["per_ply"],
-            stats["cpu"], stats["nodes"]), flush=True)
+            stats["cpu"], stats["nodes"]))
     try:
-        executors.run(strategy.run_job, todo, args.jobs, args.ray, done)
+        with progress.stage("book", len(todo), "jobs") as stage:
+            executors.run(strategy.run_job, todo, args.jobs, args.ray, done)
     except KeyboardInterrupt:
         print("interrupted; the finished jobs are in {}: run the same command to resume".format(
             folder))
