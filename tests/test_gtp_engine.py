@@ -100,7 +100,7 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
     assert answers[:10] == ["="] * 10
     assert answers[10:] == [
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 9 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
+        + "ply 10 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
         "? illegal move: ko: the board would repeat the previous board",
         "? illegal move: suicide",
         "? illegal move: point is occupied",
@@ -113,7 +113,7 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "= pass",
         "= W+0.5",
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 11 of 24, game over (2 moves after the end not played); captured by Black 1, by"
+        + "game over after ply 11 (2 moves after the end not played); captured by Black 1, by"
         " White 0; score W+0.5",
         "=", "=", "=", "= W+0.5", "=", "= B+0.5", ""]
 
@@ -385,3 +385,8 @@ def test_genmove_in_a_lost_endgame_logs_the_try_and_its_summary(capsys):
     [logged] = agent.read_decisions(capsys.readouterr().err)
     assert logged == json.loads(answers[1][2:])
     assert logged["details"]["summary"] == "lost: White must find 7 of 7 moves"
+
+
+def test_showboard_counts_the_ply_about_to_be_played_from_1():
+    assert converse(["showboard"]).endswith(
+        "ply 1 of 24, Black to move; captured by Black 0, by White 0; score W+2.5\n\n")

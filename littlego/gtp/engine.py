@@ -283,7 +283,8 @@ class GtpEngine(object):
         return json.dumps(self.decision or {}, sort_keys=True)
 
     def board_text(self):
-        """The board with GTP coordinates, then the ply, the captures and the score."""
+        """The board with GTP coordinates, then the ply about to be played (or where the game
+        ended), the captures and the score."""
         letters = "   " + " ".join(COLUMN_LETTERS)
         lines = [letters]
         for row, text in enumerate(go_board.board_to_text(self.position.black,
@@ -293,13 +294,17 @@ class GtpEngine(object):
         captured = {BLACK: 0, WHITE: 0}
         for ply in self.plies:
             captured[ply.before.to_move] += ply.captured
-        state = "game over" if self.position.is_over else "{} to move".format(
-            go_board.COLOUR_NAMES[self.position.to_move])
+        # The ply about to be played, 1..24 as docs/rules.md counts them.
+        if self.position.is_over:
+            state = "game over after ply {}".format(self.position.ply - 1)
+        else:
+            state = "ply {} of {}, {} to move".format(
+                self.position.ply, go_board.MAX_PLY,
+                go_board.COLOUR_NAMES[self.position.to_move])
         if self.after_end:
             state += " ({} moves after the end not played)".format(len(self.after_end))
-        lines.append("ply {} of {}, {}; captured by Black {}, by White {}; score {}".format(
-            len(self.plies), go_board.MAX_PLY, state, captured[BLACK], captured[WHITE],
-            score_text(self.position)))
+        lines.append("{}; captured by Black {}, by White {}; score {}".format(
+            state, captured[BLACK], captured[WHITE], score_text(self.position)))
         return "\n".join(lines)
 
 
