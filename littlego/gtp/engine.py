@@ -162,6 +162,7 @@ def chains(stones):
         stones &= ~chain
     return found
 
+
 class GtpEngine(object):
     """A game in memory, the agent's settings, and the state kept between moves."""
 
