@@ -120,7 +120,7 @@ bench-solver: $(STAMP) solver pypy
 	$(LG) bench-solver
 
 # The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
-LADDER_ARGS ?= --games 100 --move-cpu 1.0 --game-cpu 8 --parallel 2 --seed 2
+LADDER_ARGS ?= --games 100 --agent-move-cpu 1.0 --agent-game-cpu 8 --parallel 2 --seed 2
 ladder: $(STAMP) gnugo
 	$(LG) ladder $(LADDER_ARGS) --out $(RUNS)/ladder
 
@@ -199,7 +199,7 @@ driver-match: $(STAMP)
 
 # The soak: at least 2,000 agent moves at the default budget against random, alphabeta4 and
 # itself under the course driver loop, every move metered by the exact meter and by rusage
-# (hours: run it on a quiet machine). SOAK_ARGS="--moves 60 --move-cpu 1" is a quick check.
+# (hours: run it on a quiet machine). SOAK_ARGS="--moves 60 --agent-move-cpu 1" is a quick check.
 SOAK_ARGS ?= --moves 2000
 soak: $(STAMP)
 	$(LG) soak $(SOAK_ARGS) --out $(RUNS)/soak

@@ -55,7 +55,8 @@ COMMANDS = collections.OrderedDict([
                               "littlego build-solver --force")),
     # Strength and speed
     ("ladder", _command("littlego.bench.ladder", "the strength ladder against the yardstick",
-                        "littlego ladder --opponents alphabeta4:4 --move-cpu 1 --game-cpu 8")),
+                        "littlego ladder --opponents alphabeta4:4 --agent-move-cpu 1 "
+                        "--agent-game-cpu 8")),
     ("roundrobin", _command("littlego.bench.roundrobin",
                             "the reference opponents against each other",
                             "littlego roundrobin --games 10")),
@@ -80,8 +81,8 @@ COMMANDS = collections.OrderedDict([
                                  "the agent White after each losing first move, Black itself",
                                  "littlego forced-openings --games-per-move 3")),
     ("handover", _command("littlego.bench.handover",
-                          "the exact search where the book ends, on the grader's Python",
-                          "littlego handover --lines 40")),
+                          "the seam where the book ends, decided on the grader's Python",
+                          "littlego handover --positions 60")),
     # The grader's conditions
     ("submission", _command("littlego.grader.bundle", "write the two files to submit",
                             "littlego submission --out dist/submission")),
@@ -92,7 +93,7 @@ COMMANDS = collections.OrderedDict([
                               "games under the course's driver loop, every move metered",
                               "littlego driver-match --games 10")),
     ("soak", _command("littlego.grader.soak", "thousands of metered moves under the driver loop",
-                      "littlego soak --moves 60 --move-cpu 1")),
+                      "littlego soak --moves 60 --agent-move-cpu 1")),
     ("grader-env", _command("littlego.grader.environment",
                             "the environment of a graded run; checks of metered moves",
                             "littlego grader-env env /tmp/graded")),

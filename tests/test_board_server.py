@@ -68,7 +68,7 @@ def test_the_person_plays_and_the_opponent_answers(make_session):
         . . X . .
         . . . . .
         . . . . O""")
-    assert (state["ply"], state["to_move"], state["last_move"]) == (2, rules.BLACK, "4,4")
+    assert (state["ply"], state["to_move"], state["last_move"]) == (3, rules.BLACK, "4,4")
     assert state["score"] == {"black": 1, "white": 1, "komi": 2.5, "result": "W+2.5"}
     assert state["decision"] is None and state["message"] is None
 
@@ -142,7 +142,7 @@ def test_two_passes_end_the_game_and_the_sgf_is_judged_the_same_by_the_referee(m
     assert winner == state["result"]["winner"]
     assert board == state["board"]
     replay = session.replay(state["saved_as"])
-    assert [view["ply"] for view in replay["positions"]] == [0, 1, 2, 3]
+    assert [view["ply"] for view in replay["positions"]] == [1, 2, 3, 4]
     assert replay["positions"][1]["last_move"] == "2,2"
     assert replay["positions"][-1]["score"]["result"] == "W+1.5"
     session.person_moves("1,1")
@@ -192,7 +192,7 @@ def test_the_proven_results_of_the_persons_moves(make_session):
     session = make_session("last")
     for move in LATE_MOVES:
         session.person_moves(move)
-    assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 18)
+    assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 19)
     finished, answer = session.analysis_job().wait(60)
     assert finished
     assert answer == move_results.move_results(session.position, 60.0)
@@ -259,7 +259,7 @@ def test_the_http_api_serves_the_page_and_the_game(running):
     request = urllib.request.Request(base + "/api/move", data=b'{"move": "1,1"}', method="POST")
     with urllib.request.urlopen(request, timeout=10) as answer:
         state = json.loads(answer.read().decode())
-    assert (state["ply"], state["last_move"]) == (2, "4,4")
+    assert (state["ply"], state["last_move"]) == (3, "4,4")
     assert get(base + "/api/games") == (200, [])
     for path in ("/board.py", "/../serve.py", "/nothing.js"):
         assert get(base + path) == (404, {"error": "not found"})
@@ -315,5 +315,10 @@ def test_host_py_serve_plays_the_agent_by_default_on_localhost(tmp_path):
         server.stderr.close()
     # The agent is Black and opened by its centre rule; its decision record came from its log.
     assert state["names"] == {"1": AGENT_NAME, "2": "you"}
-    assert (state["ply"], state["last_move"]) == (1, "2,2")
+    assert (state["ply"], state["last_move"]) == (2, "2,2")
     assert (state["decision"]["source"], state["decision"]["move"]) == ("centre rule", "2,2")
+
+
+def test_the_empty_board_is_ply_1():
+    view = serve.describe_positions([])[0]
+    assert (view["ply"], view["max_ply"], view["over"]) == (1, 24, False)

@@ -157,7 +157,7 @@ def score_result(board):
 
 def test_a_whole_game_against_random_by_clicks_then_its_replay(browser, served, tmp_path):
     open_page(browser, served("random"))
-    assert text_of(browser, "ply") == "0" and text_of(browser, "score") == "W+2.5"
+    assert text_of(browser, "ply") == "ply 1 of 24" and text_of(browser, "score") == "W+2.5"
     clicks = refusals = 0
     while not text_of(browser, "result"):
         assert clicks < MAX_CLICKS, "the game did not end"
@@ -185,7 +185,7 @@ def test_a_whole_game_against_random_by_clicks_then_its_replay(browser, served, 
     assert stones(browser, "board") == verdict.board
     winner = {rules.BLACK: "Black", rules.WHITE: "White"}[verdict.winner]
     assert winner in text_of(browser, "result")
-    assert text_of(browser, "ply") == str(len(moves))
+    assert text_of(browser, "ply") == "game over after ply {}".format(len(moves))
 
     # The saved game is listed; the slider walks through the referee's boards.
     from selenium.webdriver.common.keys import Keys
@@ -196,10 +196,10 @@ def test_a_whole_game_against_random_by_clicks_then_its_replay(browser, served, 
     wait_for(browser, lambda: slider.is_enabled(), "the replay to load")
     assert stones(browser, "replay-board") == verdict.board
     slider.send_keys(Keys.HOME)
-    assert text_of(browser, "replay-ply") == "0" and stones(browser, "replay-board") == boards[0]
+    assert text_of(browser, "replay-ply") == "ply 1 of 24" and stones(browser, "replay-board") == boards[0]
     for ply in (1, 2, 3):
         slider.send_keys(Keys.ARROW_RIGHT)
-        assert text_of(browser, "replay-ply") == str(ply)
+        assert text_of(browser, "replay-ply") == "ply {} of 24".format(ply + 1)
         assert stones(browser, "replay-board") == boards[ply]
     browser.save_screenshot(str(tmp_path / "after-the-game.png"))
 
@@ -212,7 +212,7 @@ def test_a_refused_click_and_the_agents_analysis(browser, served, tmp_path):
                   "LITTLEGO_SEED": "11"})
     open_page(browser, url)
     click_and_wait(browser, browser.find_element("id", "board-2-2"))
-    assert text_of(browser, "ply") == "2"
+    assert text_of(browser, "ply") == "ply 3 of 24"
     answer = text_of(browser, "last-move")
     rows = browser.find_elements("css selector", "#candidates tr")
     assert len(rows) >= 2  # a header and at least one candidate
@@ -221,7 +221,7 @@ def test_a_refused_click_and_the_agents_analysis(browser, served, tmp_path):
     assert "White played {} (mcts".format(answer) in text_of(browser, "decision")
     click_and_wait(browser, browser.find_element("id", "board-2-2"))
     assert text_of(browser, "message") == "2,2 is refused: point is occupied"
-    assert text_of(browser, "ply") == "2"
+    assert text_of(browser, "ply") == "ply 3 of 24"
 
 
 # Plies played before the person's move whose proven results are checked: 8 plies are left,
@@ -276,7 +276,7 @@ def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_pa
     assert tinted(browser) == {}
     assert text_of(browser, "results-source") == "proven results: not proven here."
     # Onwards by the first point the rules accept, to a position the exact search proves.
-    while int(text_of(browser, "ply")) < LATE_PLY:
+    while int(text_of(browser, "ply").split()[1]) <= LATE_PLY:  # "ply N of 24": N - 1 played
         assert not text_of(browser, "result"), "the game ended early"
         ply_before = text_of(browser, "ply")
         empty = [point.get_attribute("id") for point in

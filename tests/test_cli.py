@@ -56,3 +56,29 @@ def test_every_make_target_calls_a_command_that_exists():
 def test_a_command_runs_its_module_with_the_arguments():
     done = littlego("grader-python", "--version", "1.0")
     assert done.returncode == 1 and done.stdout == ""
+
+
+# The referee's limit and the agent's budget: one name each, in every subcommand (issue 38).
+REFEREE_LIMITS = ("--limit-cpu", "--limit-wall")
+AGENT_BUDGET = ("--agent-move-cpu", "--agent-game-cpu")
+BUDGET_OPTIONS = {"match": REFEREE_LIMITS, "play": REFEREE_LIMITS, "serve": REFEREE_LIMITS,
+                  "ladder": AGENT_BUDGET, "soak": AGENT_BUDGET,
+                  "opponent": ("--opponent-move-cpu",)}
+
+
+@pytest.mark.parametrize("name", sorted(BUDGET_OPTIONS))
+def test_cpu_options_say_whose_figure_they_are(name):
+    text = " ".join(littlego(name, "--help").stdout.split())
+    for option in BUDGET_OPTIONS[name]:
+        assert option in text
+    assert "--move-cpu" not in text and "--game-cpu " not in text
+    if BUDGET_OPTIONS[name] == REFEREE_LIMITS:
+        assert "the referee's CPU limit per move" in text and "Not the agent's budget" in text
+    elif BUDGET_OPTIONS[name] == AGENT_BUDGET:
+        assert "the agent's own CPU budget per move (LITTLEGO_MOVE_CPU" in text
+        assert "Not the referee's limit" in text
+
+
+def test_the_old_ambiguous_name_is_refused():
+    done = littlego("ladder", "--move-cpu", "1", "--opponents", "random:0")
+    assert done.returncode == 2 and "unrecognized arguments: --move-cpu" in done.stderr

@@ -9,6 +9,7 @@ import io
 import itertools
 import json
 import os
+import random
 import select
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ import agent
 import go_board
 import opening_book
 from littlego.gtp import engine as gtp_engine
+from littlego.gtp import lz_analyze, sgf_game
 from littlego.referee import judge
 from littlego.referee.match import run_match
 from littlego.referee.protocol import END_RESIGN
@@ -57,9 +59,10 @@ def test_the_administrative_commands():
         "? Little-Go is played with komi 2.5\n\n"
         "=\n\n"
         "? syntax error\n\n"
-        "= boardsize\nclear_board\nfinal_score\ngenmove\nknown_command\nkomi\n"
-        "list_commands\nlittlego-decision\nlz-analyze\nname\nplay\nprotocol_version\nquit\nshowboard\n"
-        "undo\nversion\n\n"
+        "= boardsize\nclear_board\nfinal_score\nfinal_status_list\ngenmove\nkgs-time_settings\n"
+        "known_command\nkomi\nlist_commands\nlittlego-decision\nloadsgf\nlz-analyze\nname\n"
+        "play\nprintsgf\nprotocol_version\nquit\nshowboard\ntime_left\ntime_settings\nundo\n"
+        "version\n\n"
         "=\n\n")  # nothing after quit is read
 
 
@@ -87,7 +90,6 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "play w A5",      # suicide
         "play w C4",      # occupied
         "play w F1",      # off the board
-        "play b D1",      # not Black's turn
         "play white",     # malformed
         "frobnicate",     # unknown
         "play w pass", "play b pass",
@@ -100,12 +102,11 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
     assert answers[:10] == ["="] * 10
     assert answers[10:] == [
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 9 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
+        + "ply 10 of 24, White to move; captured by Black 1, by White 0; score W+0.5",
         "? illegal move: ko: the board would repeat the previous board",
         "? illegal move: suicide",
         "? illegal move: point is occupied",
         "? illegal move: F1 is not a point of the 5x5 board",
-        "? illegal move: it is White's turn",
         "? syntax error",
         "? unknown command",
         "=", "=",
@@ -113,27 +114,27 @@ def test_a_game_with_a_capture_ko_suicide_passes_and_the_score():
         "= pass",
         "= W+0.5",
         "= \n" + BOARD_AFTER_THE_TAKE
-        + "ply 11 of 24, game over (2 moves after the end not played); captured by Black 1, by"
+        + "game over after ply 11 (2 moves after the end not played); captured by Black 1, by"
         " White 0; score W+0.5",
         "=", "=", "=", "= W+0.5", "=", "= B+0.5", ""]
 
 
 def test_genmove_plays_the_book_and_tells_its_decision():
-    answers = converse(["genmove b", "littlego-decision", "genmove b", "play w A5", "genmove b",
+    answers = converse(["genmove b", "littlego-decision", "play w A5", "genmove b",
                         "littlego-decision", "play w E1", "littlego-decision"]).split("\n\n")
     assert answers[0] == "= C3"  # the centre rule's 2,2
     decision = json.loads(answers[1][2:])
     assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
         "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
         "source": agent.SOURCE_CENTRE_RULE}
-    assert answers[2:4] == ["? illegal move: it is White's turn", "="]
+    assert answers[2] == "="
     after_corner = go_board.Position().play(go_board.from_coord(2, 2)).play(
         go_board.from_coord(0, 0))
     book_answer = opening_book.read().lookup(after_corner)
     assert book_answer not in (None, go_board.from_coord(4, 4))
-    assert answers[4] == "= " + gtp_engine.vertex_text(book_answer)
-    assert json.loads(answers[5][2:])["source"] == "book"
-    assert answers[6:] == ["=", "= {}", ""]  # a played move has no decision of the agent
+    assert answers[3] == "= " + gtp_engine.vertex_text(book_answer)
+    assert json.loads(answers[4][2:])["source"] == "book"
+    assert answers[5:] == ["=", "= {}", ""]  # a played move has no decision of the agent
 
 
 def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
@@ -296,19 +297,54 @@ def test_lz_analyze_streams_info_lines_until_the_next_command():
     assert sum(block["visits"] for block in parse_info_line(lines[-1])) > 0
 
 
-def test_lz_analyze_framing_and_refusals():
+# Every argument form of KataGo's GTP extensions document: colour, interval as a number or a
+# key, minmoves, maxmoves; avoid and allow refused in one line.
+ANALYZE_FORMS = [
+    ("lz-analyze", "="), ("lz-analyze 10", "="), ("lz-analyze w 10", "="),
+    ("lz-analyze B 50", "="), ("lz-analyze interval 50", "="), ("lz-analyze b interval 5", "="),
+    ("lz-analyze 20 minmoves 10", "="), ("lz-analyze white interval 10 maxmoves 3", "="),
+    ("lz-analyze interval 10 minmoves 5 maxmoves 8", "="),
+    ("lz-analyze b 10 avoid b C3,D4 1", "? lz-analyze: avoid is not supported: every legal move "
+                                        "is analysed"),
+    ("lz-analyze allow w C3 2", "? lz-analyze: allow is not supported: every legal move is "
+                                "analysed"),
+    ("lz-analyze x", "? syntax error"), ("lz-analyze 0", "? syntax error"),
+    ("lz-analyze interval", "? syntax error"), ("lz-analyze minmoves -1", "? syntax error"),
+    ("lz-analyze maxmoves 0", "? syntax error"), ("lz-analyze 10 ownership true", "? syntax error"),
+]
+
+
+@pytest.mark.parametrize("command, answer", ANALYZE_FORMS)
+def test_lz_analyze_argument_forms(command, answer):
     # In-process the next command is always waiting, so the stream ends before its first line.
-    assert converse(["lz-analyze 10", "name", "lz-analyze w 10", "lz-analyze b 5",
-                     "lz-analyze x", "lz-analyze 0", "play b C3", "lz-analyze", "7 name"]) == (
-        "=\n\n"
-        "= Little-Go\n\n"
-        "? cannot analyze for the side not to move\n\n"
-        "=\n\n"
-        "? syntax error\n\n"
-        "? syntax error\n\n"
-        "=\n\n"
-        "=\n\n"
-        "=7 Little-Go\n\n")
+    assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"
+
+
+def test_lz_analyze_min_and_max_moves():
+    request = gtp_engine.AnalyzeRequest(["interval", "10", "minmoves", "7", "maxmoves", "4"])
+    assert (request.interval, request.minmoves, request.maxmoves) == (0.1, 7, 4)
+    legal = go_board.Position().legal_moves()
+    searched = [lz_analyze.Candidate(12, 90, 1.0, True, [12, 7]),
+                lz_analyze.Candidate(7, 30, 0.25, False, [7]),
+                lz_analyze.Candidate(0, 5, 0.2, False, [0, 12])]
+    padded = parse_info_line(gtp_engine.info_text(searched, legal, 5))
+    assert [(block["move"], block["visits"], block["winrate"]) for block in padded] == [
+        (12, 90, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 0), (2, 0, 0)]
+    assert [block["order"] for block in padded] == [0, 1, 2, 3, 4]
+    cut = parse_info_line(gtp_engine.info_text(searched, legal, request.minmoves,
+                                               request.maxmoves))
+    assert [block["move"] for block in cut] == [12, 7, 0, 1]
+
+
+def test_lz_analyze_for_the_colour_named():
+    # White to analyse on the empty board: the book's White tries do not apply there, the
+    # search does; Black's analysis names the centre a proven win.
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    _, _, stream = engine.handle("lz-analyze w 10")
+    assert stream.analysis.position.to_move == go_board.WHITE
+    _, _, stream = engine.handle("lz-analyze b 10")
+    assert stream.analysis.position.to_move == go_board.BLACK
+    assert engine.position == go_board.Position()  # the game itself is untouched
 
 
 def analysis_lines(engine, count):
@@ -385,3 +421,256 @@ def test_genmove_in_a_lost_endgame_logs_the_try_and_its_summary(capsys):
     [logged] = agent.read_decisions(capsys.readouterr().err)
     assert logged == json.loads(answers[1][2:])
     assert logged["details"]["summary"] == "lost: White must find 7 of 7 moves"
+
+
+def test_showboard_counts_the_ply_about_to_be_played_from_1():
+    assert converse(["showboard"]).endswith(
+        "ply 1 of 24, Black to move; captured by Black 0, by White 0; score W+2.5\n\n")
+
+
+# ---- GUIs and GNU Go ------------------------------------------------------------------------
+
+SESSIONS = os.path.join(REPO_ROOT, "tests", "fixtures", "gtp_sessions")
+
+
+def read_session(path):
+    """`(commands, expected answers)` of a recorded session (tests/fixtures/gtp_sessions)."""
+    commands, expected = [], []
+    with open(path) as handle:
+        for line in handle.read().format(fixtures=SESSIONS).splitlines():
+            if line.startswith("#"):
+                continue
+            if line.startswith(">"):
+                commands.append(line[2:])
+                expected.append(None if not line[2:] else [])
+            else:
+                expected[-1].append(line)
+    return commands, [answer if answer is None else "\n".join(answer) for answer in expected]
+
+
+def answer_matches(answer, expected):
+    if expected in ("=*", "?*"):
+        return answer[:1] == expected[0]
+    return answer == expected
+
+
+@pytest.mark.parametrize("name", sorted(name for name in os.listdir(SESSIONS)
+                                        if name.endswith(".gtp")))
+def test_a_gui_session(name):
+    commands, expected = read_session(os.path.join(SESSIONS, name))
+    answers = converse(commands).split("\n\n")[:-1]
+    expected = [answer for answer in expected if answer is not None]  # bare newlines
+    assert len(answers) == len(expected)
+    for command, answer, wanted in zip([c for c in commands if c], answers, expected):
+        assert answer_matches(answer, wanted), (command, answer, wanted)
+
+
+def test_out_of_turn_plays_set_up_a_position_and_undo_takes_them_back():
+    answers = converse(["play b C3", "play b B2", "play w D4", "showboard", "undo", "undo",
+                        "showboard", "final_status_list alive", "printsgf"]).split("\n\n")
+    assert answers[:3] == ["="] * 3
+    assert answers[3].endswith(
+        " 4 . . . O . 4\n 3 . . X . . 3\n 2 . X . . . 2\n 1 . . . . . 1\n   A B C D E\n"
+        "ply 4 of 24, Black to move; captured by Black 0, by White 0; score W+1.5")
+    assert answers[4:6] == ["=", "="]
+    assert answers[6].endswith("ply 2 of 24, Black to move; captured by Black 0, by White 0; "
+                               "score W+1.5")  # Black's second stone taken back
+    assert answers[7] == "= C3"
+    assert answers[8].endswith("RU[Little-Go];B[cc])")
+
+
+def test_genmove_for_the_colour_not_to_move():
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    answers = converse(["play b C3", "genmove b", "littlego-decision", "genmove w"],
+                       engine).split("\n\n")
+    decision = json.loads(answers[2][2:])
+    assert (decision["colour"], decision["ply"]) == ("Black", 2)
+    assert [ply.before.to_move for ply in engine.plies] == [go_board.BLACK] * 2 + [
+        go_board.WHITE]
+    assert answers[1] == "= " + gtp_engine.vertex_text(engine.plies[1].move)
+
+
+def decision_budget(commands, settings=SMALL_BUDGET):
+    engine = gtp_engine.GtpEngine(agent.Settings(dict(settings, LITTLEGO_BOOK="0")))
+    answers = converse(commands + ["genmove b", "littlego-decision"], engine).split("\n\n")
+    assert answers[:-3] == ["="] * len(commands)
+    return json.loads(answers[-2][2:])["budget"]
+
+
+def test_the_clock_caps_the_budget_and_never_raises_it():
+    free = decision_budget([])
+    assert free == round(agent.move_budget(1, 0.0, agent.Settings(SMALL_BUDGET)), 3)
+    assert decision_budget(["time_settings 0 60 1"]) == free  # a minute a move: no more
+    # 1 s a move by the clock: 0.7 s, above the budget; 0.4 s left: 0.22 s.
+    assert decision_budget(["time_settings 0 1 1"]) == free
+    assert decision_budget(["time_settings 0 1 1", "time_left b 0.4 1"]) == pytest.approx(0.22)
+    assert decision_budget(["kgs-time_settings absolute 3"]) == pytest.approx(0.1)
+    assert decision_budget(["kgs-time_settings absolute 3", "kgs-time_settings none"]) == free
+
+
+def test_clock_commands_refuse_what_is_not_a_time_control():
+    assert converse(["time_settings 1 2", "time_left x 1 0", "time_left b", "time_left",
+                     "kgs-time_settings fischer 1 2", "time_left w 10 0"]) == (
+        "? syntax error\n\n? syntax error: 'x' is not a colour\n\n? syntax error\n\n"
+        "? syntax error\n\n? syntax error\n\n=\n\n")
+
+
+def test_loadsgf_and_printsgf_through_files(tmp_path):
+    saved = str(tmp_path / "saved.sgf")
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    assert converse(["play b C3", "play w C4", "play b pass", "printsgf " + saved,
+                     "clear_board", "loadsgf " + saved, "showboard"], engine).split(
+        "\n\n")[3:6] == ["=", "=", "="]
+    assert [ply.move for ply in engine.plies] == [go_board.from_coord(2, 2),
+                                                 go_board.from_coord(1, 2), go_board.PASS]
+    with open(saved) as handle:
+        assert handle.read().endswith("RU[Little-Go];B[cc];W[cc];B[])\n".replace(
+            "W[cc]", "W[cb]"))
+    before = engine.position
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;SZ[5];B[cc];W[cc])")
+    assert converse(["loadsgf " + str(bad), "loadsgf " + str(tmp_path / "none.sgf"),
+                     "loadsgf", "loadsgf {} x".format(saved), "printsgf a b",
+                     "printsgf " + str(tmp_path / "no" / "dir.sgf")], engine).split("\n\n")[:6] == [
+        "? cannot load file: move 2, C3: point is occupied",
+        "? cannot load file: [Errno 2] No such file or directory: '{}'".format(
+            tmp_path / "none.sgf"),
+        "? syntax error", "? syntax error", "? syntax error",
+        "? cannot save file: [Errno 2] No such file or directory: '{}'".format(
+            tmp_path / "no" / "dir.sgf")]
+    assert engine.position == before  # a file that cannot be loaded changes nothing
+
+
+def test_final_status_list_every_stone_alive_one_chain_a_line():
+    assert converse(["play b C3", "play w D4", "play b C2", "play w E4", "play b A1",
+                     "final_status_list alive", "final_status_list dead",
+                     "final_status_list SEKI", "final_status_list"]).split("\n\n")[5:9] == [
+        "= C3 C2\nA1\nD4 E4", "=", "=", "? syntax error"]
+
+
+def gnugo_answers(commands):
+    """GNU Go's answers to `commands` on a 5x5 board, komi 2.5, without their blank lines."""
+    done = subprocess.run([GNUGO, "--mode", "gtp", "--boardsize", "5", "--komi", "2.5"],
+                          input="".join(command + "\n" for command in commands + ["quit"]),
+                          stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+    return [answer.rstrip(" ") for answer in done.stdout.split("\n\n")[:len(commands)]]
+
+
+def gnugo_stones(commands):
+    """GNU Go's black and white stones after `commands`, as sets of points."""
+    answers = gnugo_answers(commands + ["list_stones black", "list_stones white"])
+    return tuple({parse_vertex_or_none(word) for word in answer[2:].split()} - {None}
+                 for answer in answers[-2:])
+
+
+def parse_vertex_or_none(word):
+    return gtp_engine.parse_vertex(word) if word else None
+
+
+def our_stones(engine):
+    return (set(go_board.points_of(engine.position.black)),
+            set(go_board.points_of(engine.position.white)))
+
+
+# Commands whose answers GNU Go and we give alike: out-of-turn plays, clock commands, undo,
+# final_status_list on stones GNU Go calls alive, and the failures.
+SAME_AS_GNU_GO = ["boardsize 5", "clear_board", "komi 2.5", "play b C3", "play b B2",
+                  "play w D4", "play w D3", "undo", "undo", "time_settings 60 10 5",
+                  "time_left b 30 0", "time_left w 20 2", "final_status_list alive",
+                  "final_status_list seki", "final_status_list undead", "play b C3",
+                  "loadsgf /nonexistent/game.sgf", "undo", "undo", "undo", "play w C3"]
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
+def test_answers_as_gnu_gos():
+    ours = converse(SAME_AS_GNU_GO).split("\n\n")[:-1]
+    theirs = gnugo_answers(SAME_AS_GNU_GO)
+    assert [answer[:1] for answer in ours] == [answer[:1] for answer in theirs]
+    alive = SAME_AS_GNU_GO.index("final_status_list alive")
+    assert sorted(ours[alive][2:].split("\n")) == sorted(theirs[alive][2:].split("\n"))
+    assert ours[alive] != "= "
+
+
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
+def test_sgf_files_go_both_ways_with_gnu_go(tmp_path):
+    # A game with a capture and an out-of-turn play, written by us, loaded by GNU Go.
+    ours_file, theirs_file = str(tmp_path / "ours.sgf"), str(tmp_path / "theirs.sgf")
+    moves = ["play b B5", "play w A5", "play b A4", "play b E1", "play w D1", "play b pass"]
+    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    assert converse(moves + ["printsgf " + ours_file], engine) == "=\n\n" * (len(moves) + 1)
+    assert gnugo_stones(["loadsgf " + ours_file]) == our_stones(engine)
+    # Written by GNU Go (its out-of-turn plays become setup stones), loaded by us, whole and
+    # up to a move.
+    gnugo_answers(["boardsize 5", "clear_board"] + moves + ["play w B4", "printsgf " +
+                                                            theirs_file])
+    assert converse(["loadsgf " + theirs_file], engine) == "=\n\n"
+    assert our_stones(engine) == gnugo_stones(["loadsgf " + theirs_file])
+    assert converse(["loadsgf {} 2".format(ours_file)], engine) == "=\n\n"
+    assert our_stones(engine) == gnugo_stones(["loadsgf {} 2".format(ours_file)])
+
+
+# ---- an analysis stops at once, also on a busy machine --------------------------------------
+
+STOP_TARGET = 0.1  # seconds from the next command to the blank line that ends the stream
+STOP_TRIALS = 5
+BURNER = "import time\nend = time.time() + 120\nwhile time.time() < end:\n    pass\n"
+
+
+def seeded_game_file(path, plies, seed):
+    """An SGF file of `plies` random legal placements from the empty board."""
+    rng, position, moves = random.Random(seed), go_board.Position(), []
+    for _ in range(plies):
+        move = rng.choice(position.legal_placements())
+        moves.append((position.to_move, move))
+        position = position.play(move)
+    with open(path, "w") as handle:
+        handle.write(sgf_game.write_game(go_board.Position(), moves, "test"))
+
+
+def stop_delays(process, lines, setup):
+    """The seconds from `name` to the end of an lz-analyze stream, STOP_TRIALS times."""
+    for command in setup:
+        process.stdin.write(command + "\n")
+        process.stdin.flush()
+        assert lines.read_line() == "=\n" and lines.read_line() == "\n"
+    delays = []
+    for _ in range(STOP_TRIALS):
+        process.stdin.write("lz-analyze b interval 5\n")
+        process.stdin.flush()
+        assert lines.read_line() == "=\n"
+        time.sleep(0.5)  # the analysis under way (a proof may take long before its first line)
+        started = time.monotonic()
+        process.stdin.write("name\n")
+        process.stdin.flush()
+        while lines.read_line() != "\n":
+            pass
+        delays.append(time.monotonic() - started)
+        assert lines.read_line() == "= Little-Go\n"
+        assert lines.read_line() == "\n"
+    return delays
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phase", ["search", "exact"])
+def test_an_analysis_ends_within_a_tenth_of_a_second_on_a_busy_machine(phase, tmp_path):
+    setup = []
+    if phase == "exact":  # 14 plies left: the exact solver's proofs, slice by slice
+        path = str(tmp_path / "late.sgf")
+        seeded_game_file(path, go_board.MAX_PLY - 14, seed=5)
+        setup = ["loadsgf " + path]
+    burners = [subprocess.Popen([sys.executable, "-c", BURNER])
+               for _ in range(os.cpu_count() or 1)]
+    env = dict(os.environ, **SMALL_BUDGET)
+    process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
+    try:
+        delays = stop_delays(process, EngineLines(process), setup)
+    finally:
+        for burner in burners:
+            burner.kill()
+        process.stdin.close()
+        process.wait(LINE_TIMEOUT)
+    print("lz-analyze ({}) ended {} s after the next command, {} CPU burners".format(
+        phase, " ".join("{:.3f}".format(delay) for delay in delays), len(burners)))
+    assert sorted(delays)[STOP_TRIALS // 2] < STOP_TARGET, delays

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from test_endgame import KNIFE_EDGE_LINE
 
 import endgame
 import opening_book
@@ -18,7 +19,6 @@ from littlego import solver
 from littlego.bench import handover
 from littlego.bench.positions import position_before_end
 from littlego.grader.interpreters import grader_python
-from test_endgame import KNIFE_EDGE_LINE
 
 TABLE_BITS = 18
 

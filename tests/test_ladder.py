@@ -7,8 +7,8 @@ from littlego.bench import ladder
 
 
 class Args(object):
-    move_cpu = 8.5
-    game_cpu = 55.0
+    agent_move_cpu = 8.5
+    agent_game_cpu = 55.0
 
     def __init__(self, out):
         self.out = out
@@ -34,7 +34,7 @@ def test_rung_specs(tmp_path):
     for setting in ("LITTLEGO_BOOK=0", "LITTLEGO_SOLVER=0", "LITTLEGO_KNOWLEDGE=0",
                     "LITTLEGO_WORKERS=1"):
         assert setting in bare.split()
-    assert ladder.opponent_spec("plain-uct", args).endswith("plain-uct --move-cpu 4.583")
+    assert ladder.opponent_spec("plain-uct", args).endswith("plain-uct --opponent-move-cpu 4.583")
     assert ladder.opponent_spec("gnugo", args).startswith("gtp:")
     assert ladder.opponent_spec("alphabeta4", args) == "alphabeta4"
     # The agent as White after each of Black's losing first moves, and after the centre and a
@@ -69,7 +69,7 @@ def test_centre_rungs_open_at_the_centre_with_the_agent_white(tmp_path):
     assert ladder.opponent_spec("centre-alphabeta4", args).endswith(
         "-m littlego.opponents.run alphabeta4 --first-move 2,2")
     assert ladder.opponent_spec("centre-plain-uct", args).endswith(
-        "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2")
+        "-m littlego.opponents.run plain-uct --opponent-move-cpu 4.583 --first-move 2,2")
     assert ladder.opponent_spec("centre-agent-bare", args) == ladder.opponent_spec(
         "agent-bare", args)
     assert ladder.opponent_spec("centre-gnugo", args) == "gtp-vary:" + ladder.opponent_spec(
@@ -80,7 +80,7 @@ def test_deep_rungs_play_the_books_moves_through_ply_5_then_their_own(tmp_path):
     args = Args(str(tmp_path / "ladder"))
     assert sorted(ladder.DEEP_RUNGS) == ["deep-agent-bare", "deep-plain-uct"]
     assert ladder.opponent_spec("deep-plain-uct", args).endswith(
-        "-m littlego.opponents.run plain-uct --move-cpu 4.583 --first-move 2,2 "
+        "-m littlego.opponents.run plain-uct --opponent-move-cpu 4.583 --first-move 2,2 "
         "--book-through 5")
     assert " LITTLEGO_BOOK_PLIES=5 LITTLEGO_SOLVER=0 LITTLEGO_KNOWLEDGE=0 LITTLEGO_WORKERS=1 " \
         in ladder.opponent_spec("deep-agent-bare", args)

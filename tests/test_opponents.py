@@ -280,12 +280,12 @@ def test_run_py_writes_the_move_in_the_game_directory(tmp_path):
 
 def test_run_py_takes_a_cpu_budget_only_for_searching_players(tmp_path):
     empty = format_input(BLACK, (0, 0), (0, 0))
-    result = run_program(str(tmp_path), empty, "plain-uct", "--seed", "1", "--move-cpu", "0.2")
+    result = run_program(str(tmp_path), empty, "plain-uct", "--seed", "1", "--opponent-move-cpu", "0.2")
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "output.txt").exists()
     (tmp_path / "output.txt").unlink()
     for player, budget in (("random", "1"), ("plain-uct", "nan"), ("plain-uct", "0")):
-        result = run_program(str(tmp_path), empty, player, "--move-cpu", budget)
+        result = run_program(str(tmp_path), empty, player, "--opponent-move-cpu", budget)
         assert result.returncode == 2
         assert len(result.stderr.decode().splitlines()) == 1
         assert not (tmp_path / "output.txt").exists()

@@ -8,14 +8,14 @@ finds the answers missing from a book without them.
 """
 
 import pytest
+from test_endgame import knife_edge
+from test_strategy import SEED, TABLE_BITS, small_strategy, walked
 
 import endgame
 import opening_book
 from go_board import BLACK, WHITE, from_coord
 from littlego import solver
 from littlego.solver import seam, strategy
-from test_endgame import knife_edge
-from test_strategy import SEED, TABLE_BITS, small_strategy, walked
 
 HEADER = {"answered_plies": {BLACK: 0, WHITE: 0}}
 

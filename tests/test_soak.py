@@ -36,7 +36,7 @@ def test_each_move_is_judged_missing_or_illegal_by_the_referees_rules(move, expe
 
 @pytest.mark.slow
 def test_a_short_self_play_soak_plays_both_colours_in_one_directory(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "littlego", "soak", "--moves", "20", "--move-cpu", "0.3",
+    done = subprocess.run([sys.executable, "-m", "littlego", "soak", "--moves", "20", "--agent-move-cpu", "0.3",
                            "--opponents", "self", "--python", sys.executable,
                            "--out", str(tmp_path)], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=900)

@@ -1,7 +1,7 @@
 """The seam between the book and the in-game exact search, sampled as strong games make it.
 
 Usage: littlego handover [--positions 2000] [--seed 1] [--jobs 2] [--python PATH]
-                         [--games FILE ...] [--json OUT]
+                         [--games FILE ...] [--json OUT] [--quiet]
 
 Start at `main`. A won game runs through this seam: the book answers the winner through its last
 ply, then the agent's own search must keep the win, within one move's CPU on the grader's Python
@@ -45,6 +45,7 @@ from go_board import BLACK, WHITE
 from littlego import solver
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee.stats import percentile
 from littlego.solver import repertoire, strategy
 
@@ -148,15 +149,19 @@ def source_starts(book, search):
     }
 
 
-def sampled_positions(book, search, rng, count):
+def sampled_positions(book, search, rng, count, progress):
     """About `count` seam positions as [(source, position)], SOURCES' shares of the lines."""
     starts = source_starts(book, search)
     lines = max(1, count // SEAM_MOVES)
+    per_source = [(source, winner, int(round(lines * share)))
+                  for source, (winner, share) in SOURCES.items()]
     picked = []
-    for source, (winner, share) in SOURCES.items():
-        for _ in range(int(round(lines * share))):
-            picked.extend((source, position) for position in seam_line(
-                search, book, rng.choice(starts[source]), winner, rng))
+    with progress.stage("lines", sum(count for _, _, count in per_source), "lines") as stage:
+        for source, winner, count in per_source:
+            for _ in range(count):
+                picked.extend((source, position) for position in seam_line(
+                    search, book, rng.choice(starts[source]), winner, rng))
+                stage.advance()
     return picked
 
 
@@ -182,7 +187,7 @@ def game_positions(search, book, paths):
     return found
 
 
-def decide(python, positions, jobs):
+def decide(python, positions, jobs, progress):
     """The agent's decisions of `positions` under `python`, on `jobs` processes at once:
     [(move, source, cpu, budget)]."""
     fields = [[p.black, p.white, p.prev_black, p.prev_white, p.to_move, p.ply] for p in positions]
@@ -191,11 +196,13 @@ def decide(python, positions, jobs):
                              cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              universal_newlines=True) for _ in chunks]
     answers = []
-    for run, chunk in zip(runs, chunks):
-        out, _ = run.communicate(json.dumps(chunk))
-        if run.returncode:
-            raise RuntimeError("the decision run exited with {}".format(run.returncode))
-        answers.append(json.loads(out))
+    with progress.stage("decisions", len(fields), "positions") as stage:
+        for run, chunk in zip(runs, chunks):
+            out, _ = run.communicate(json.dumps(chunk))
+            if run.returncode:
+                raise RuntimeError("the decision run exited with {}".format(run.returncode))
+            answers.append(json.loads(out))
+            stage.advance(len(chunk))
     # Chunk i holds positions i, i + jobs, ...: interleave the answers back into order.
     ordered = [None] * len(fields)
     for index, answer in enumerate(answers):
@@ -242,7 +249,9 @@ def main(argv=None):
                         help="games.jsonl files (default: recorded_games/*.jsonl)")
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
     parser.add_argument("--json", metavar="OUT", help="write every judged position here")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
+    progress = Progress(args.quiet)
     python = args.python or grader_python()
     if solver.missing("handover"):
         return 2
@@ -252,9 +261,10 @@ def main(argv=None):
     book = opening_book.read()
     paths = sorted(glob.glob(RECORDED_GAMES)) if args.games is None else args.games
     with solver.Solver() as search:
-        sampled = sampled_positions(book, search, random.Random(args.seed), args.positions)
+        sampled = sampled_positions(book, search, random.Random(args.seed), args.positions,
+                                    progress)
         sampled += game_positions(search, book, paths)
-        decisions = decide(python, [position for _, position in sampled], args.jobs)
+        decisions = decide(python, [position for _, position in sampled], args.jobs, progress)
         records = judge(search, sampled, decisions)
     if args.json:
         with open(args.json, "w") as handle:

@@ -1,6 +1,6 @@
 """The strength ladder: the agent against every yardstick opponent, tables per colour.
 
-Usage: littlego ladder [--games 100] [--scale 1] [--move-cpu 8.5] [--game-cpu 55]
+Usage: littlego ladder [--games 100] [--scale 1] [--agent-move-cpu 8.5] [--agent-game-cpu 55]
                                [--parallel 1] [--seed 2] [--opponents random,previous:20,...]
                                [--agent-colour 1|2] [--out runs/ladder]
 
@@ -51,10 +51,11 @@ import statistics
 import subprocess
 import sys
 
-from agent import DEFAULT_GAME_CPU, DEFAULT_MOVE_CPU
 from go_board import MAX_PLY, WHITE
 from littlego import opponents
+from littlego.options import add_agent_budget, agent_env
 from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee.match import run_match
 from littlego.referee.players import GTP_PREFIX, GTP_VARY_PREFIX
 from littlego.referee.protocol import DEFAULT_MOVE_WALL, END_RESIGN, GRADER_MOVE_CPU
@@ -87,9 +88,12 @@ RELEASE_FILE = os.path.join(REPO_ROOT, "release.json")
 OUR_MOVES_PER_GAME = len(range(1, MAX_PLY + 1, 2))
 
 
-def agent_command(move_cpu, game_cpu, extra_env="", player=MY_PLAYER):
-    return "cmd:env LITTLEGO_MOVE_CPU={} LITTLEGO_GAME_CPU={} {} {} {}".format(
-        move_cpu, game_cpu, extra_env, shlex.quote(sys.executable), shlex.quote(player))
+def agent_command(args, extra_env="", player=MY_PLAYER):
+    """The agent as a per-move command, its budget (--agent-move-cpu, --agent-game-cpu) in its
+    environment."""
+    budget = " ".join("{}={}".format(name, value) for name, value in agent_env(args).items())
+    return "cmd:env {} {} {} {}".format(budget, extra_env, shlex.quote(sys.executable),
+                                        shlex.quote(player))
 
 
 def release_commit(path=RELEASE_FILE):
@@ -119,10 +123,10 @@ def opponent_spec(rung, args):
     if rung in DEEP_RUNGS:
         return deep_spec(DEEP_RUNGS[rung], args)
     if rung == "agent-bare":
-        return agent_command(args.move_cpu, args.game_cpu, AGENT_BARE_ENV)
+        return agent_command(args, AGENT_BARE_ENV)
     if rung == "previous":
         release = build_release(release_commit(), os.path.dirname(os.path.abspath(args.out)))
-        return agent_command(args.move_cpu, args.game_cpu,
+        return agent_command(args,
                              player=os.path.join(release, "my_player.py"))
     if rung == "plain-uct":
         return plain_uct_spec(args)
@@ -136,8 +140,8 @@ def opponent_spec(rung, args):
 
 def plain_uct_spec(args, *options):
     return "cmd:" + opponents.run_command(
-        sys.executable, "plain-uct", "--move-cpu",
-        "{:.3f}".format(plain_uct_move_cpu(args.move_cpu, args.game_cpu)), *options)
+        sys.executable, "plain-uct", "--opponent-move-cpu",
+        "{:.3f}".format(plain_uct_move_cpu(args.agent_move_cpu, args.agent_game_cpu)), *options)
 
 
 def centre_spec(name, args):
@@ -156,7 +160,7 @@ def deep_spec(name, args):
     DEEP_BOOK_PLY."""
     if name == "plain-uct":
         return plain_uct_spec(args, *CENTRE_OPTIONS + ("--book-through", str(DEEP_BOOK_PLY)))
-    return agent_command(args.move_cpu, args.game_cpu, "LITTLEGO_BOOK_PLIES={} {}".format(
+    return agent_command(args, "LITTLEGO_BOOK_PLIES={} {}".format(
         DEEP_BOOK_PLY, BARE_SEARCH_ENV))
 
 
@@ -257,28 +261,31 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per rung without a count")
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every rung's games")
-    parser.add_argument("--move-cpu", type=float, default=DEFAULT_MOVE_CPU)
-    parser.add_argument("--game-cpu", type=float, default=DEFAULT_GAME_CPU)
+    add_agent_budget(parser)
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--opponents", default=",".join(RUNGS))
     parser.add_argument("--agent-colour", type=int, choices=(1, 2),
                         help="the agent plays this colour in every game (1 Black, 2 White)")
     parser.add_argument("--out", default=os.path.join(RUNS_DIR, "ladder"))
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     try:
         rungs = parse_rungs(args.opponents, args.games, args.scale)
     except ValueError as error:
         parser.error(str(error))
-    agent = agent_command(args.move_cpu, args.game_cpu)
+    agent = agent_command(args)
+    progress = Progress(args.quiet)
     for rung, games in rungs:
         print("== agent against {} ({} games, {} s CPU per move)".format(
-            rung, games, args.move_cpu), flush=True)
-        result = run_match(agent, opponent_spec(rung, args), games=games,
-                           parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
-                           move_wall=max(DEFAULT_MOVE_WALL, 4 * args.move_cpu), seed=args.seed,
-                           out_dir=os.path.join(args.out, rung),
-                           a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour)
+            rung, games, args.agent_move_cpu), flush=True)
+        with progress.stage(rung, games, "games") as stage:
+            result = run_match(agent, opponent_spec(rung, args), games=games,
+                               parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
+                               move_wall=max(DEFAULT_MOVE_WALL, 4 * args.agent_move_cpu),
+                               seed=args.seed, out_dir=os.path.join(args.out, rung),
+                               a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour,
+                               progress=lambda records, total, names: stage.advance())
         print(result.table, flush=True)
     print("\n".join(ladder_rows(ladder_results(args.out)) + [""] + time_use_rows(args.out)))
     return 0

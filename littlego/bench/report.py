@@ -42,6 +42,7 @@ from littlego.bench.ladder import ladder_results, ladder_rows, rate_text, time_u
 from littlego.grader import bundle
 from littlego.grader.interpreters import grader_python
 from littlego.paths import REPO_ROOT, RUNS_DIR
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee.stats import wilson_interval
 from littlego.solver import build_book, strategy
 from mcts.go_game import GoState, PlayoutEvaluator
@@ -366,6 +367,7 @@ def main(argv=None):
     parser.add_argument("--out", default=DOC)
     parser.add_argument("--book-only", action="store_true",
                         help="print the opening book's section only, write nothing")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     repeats, reach_positions, reach_cap = ((1, 3, QUICK_REACH_CAP_CPU) if args.quick
                                            else (5, args.reach_positions, solver_reach.CAP_CPU))
@@ -416,11 +418,12 @@ def main(argv=None):
             rung = os.path.basename(os.path.dirname(summary))
             sections.append(("Ladder ({}): {}".format(ladder, rung),
                              lambda path=summary: file_section(path)))
-    for title, make_rows in sections:
-        print(title, flush=True)
-        rows = make_rows()
-        print("\n".join(rows), flush=True)
-        lines += ["## " + title, ""] + rows + [""]
+    with Progress(args.quiet).stage("bench", len(sections), "sections") as stage:
+        for title, make_rows in sections:
+            rows = make_rows()
+            stage.write("\n".join([title] + rows))
+            stage.advance()
+            lines += ["## " + title, ""] + rows + [""]
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as handle:
         handle.write("\n".join(lines))

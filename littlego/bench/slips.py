@@ -26,6 +26,7 @@ import go_board
 import opening_book
 from littlego import solver
 from littlego.bench import ladder
+from littlego.progress import Progress, add_quiet_option
 from littlego.solver.strategy import CENTRE
 
 Verdict = collections.namedtuple("Verdict", "centre first_slip thrown unproven")
@@ -105,24 +106,29 @@ def main(argv=None):
     parser.add_argument("--cpu", type=float, default=DEFAULT_CPU, help="CPU seconds per proof")
     parser.add_argument("--table-bits", type=int, default=solver.DEFAULT_TABLE_BITS)
     parser.add_argument("--json", help="one line per game, its verdict, to this file")
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     if solver.missing("slips"):
         return 2
     book = opening_book.read()
+    progress = Progress(args.quiet)
     summaries, lines = [], []
     with solver.Solver(args.table_bits) as prover:
         for rung, records, agent in ladder.rung_games(args.ladder):
             if rung not in ladder.AFTER_CENTRE_RUNGS:
                 continue
             verdicts = []
-            for record in records:
-                verdict = judge_game(game_moves(record), book, prover, args.cpu)
-                verdicts.append(verdict)
-                # The moves up to Black's first slip: which of White's tries it answered.
-                upto = record["moves"][:verdict.first_slip or 0]
-                lines.append(json.dumps(dict(verdict._asdict(), rung=rung, game=record["game"],
-                                             agent_won=record["winner_name"] == agent,
-                                             line_to_slip=upto)))
+            with progress.stage("slips " + rung, len(records), "games") as stage:
+                for record in records:
+                    verdict = judge_game(game_moves(record), book, prover, args.cpu)
+                    verdicts.append(verdict)
+                    # The moves up to Black's first slip: which of White's tries it answered.
+                    upto = record["moves"][:verdict.first_slip or 0]
+                    lines.append(json.dumps(dict(verdict._asdict(), rung=rung,
+                                                 game=record["game"],
+                                                 agent_won=record["winner_name"] == agent,
+                                                 line_to_slip=upto)))
+                    stage.advance()
             summaries.append(rung_summary(rung, verdicts, records, agent))
     if args.json:
         with open(args.json, "w") as handle:

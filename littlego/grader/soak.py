@@ -1,7 +1,8 @@
 """The soak: thousands of agent moves under the course's driver loop, every move metered twice.
 
 Usage: littlego soak [--moves 2000] [--opponents random,alphabeta4,self]
-                             [--move-cpu S] [--python PY] [--seed N] [--out runs/soak]
+                     [--agent-move-cpu S] [--agent-game-cpu S] [--python PY] [--seed N]
+                     [--out runs/soak]
 
 Games rotate through the opponents, the agent Black in one game and White in the next; against
 `self` it plays both colours, two copies sharing one game directory. Each game runs in a fresh
@@ -17,7 +18,8 @@ or a move the referee would reject, is counted. Prints and writes (`summary.json
 --out) the counts, max, 99th percentile and mean of CPU per move by both meters, the moves over
 TARGET_MAX_CPU, missing outputs, illegal moves and leftover processes; exits 1 unless every
 count the issue sets a target for is met. The agent runs on the grader's Python 3.7 (found
-through pyenv) unless --python says otherwise; LITTLEGO_MOVE_CPU is set only by --move-cpu.
+through pyenv) unless --python says otherwise; LITTLEGO_MOVE_CPU and
+LITTLEGO_GAME_CPU are set only by --agent-move-cpu and --agent-game-cpu (littlego/options.py).
 """
 
 import argparse
@@ -36,7 +38,9 @@ import go_board
 from littlego import opponents
 from littlego.grader import COURSE_DRIVER
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
+from littlego.options import add_agent_budget, agent_env
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR, module_command
+from littlego.progress import Progress, add_quiet_option
 from littlego.referee import rules
 from littlego.referee.proctree import run_limited
 from littlego.referee.protocol import GRADER_MOVE_CPU
@@ -119,8 +123,7 @@ def play_game(number, opponent, agent_colour, args):
     theirs = ours if opponent == SELF else player_command(opponent, log_path, args, seed)
     black, white = (ours, theirs) if agent_colour == go_board.BLACK else (theirs, ours)
     env = dict(os.environ, LITTLEGO_SEED=str(seed))
-    if args.move_cpu is not None:
-        env["LITTLEGO_MOVE_CPU"] = str(args.move_cpu)
+    env.update(agent_env(args))
     started = time.monotonic()
     with open(os.path.join(directory, "driver.log"), "w") as driver_log:
         finished = subprocess.run(["sh", COURSE_DRIVER, black, white, HOST], cwd=directory, env=env,
@@ -180,7 +183,8 @@ def summarise(games, args):
         "meters_differ_by_max": max((abs(move["cpu"] - move["time_cpu"]) for move in moves),
                                     default=None),
         "agent_wins": {key: "{} of {}".format(*value) for key, value in sorted(results.items())},
-        "settings": {"move_cpu": args.move_cpu, "python": args.python, "seed": args.seed,
+        "settings": {"agent_move_cpu": args.agent_move_cpu,
+                     "agent_game_cpu": args.agent_game_cpu, "python": args.python, "seed": args.seed,
                      "opponents": args.opponents},
     }
 
@@ -211,12 +215,12 @@ def main(argv):
                         help="play until at least this many agent moves (default 2000)")
     parser.add_argument("--opponents", default=DEFAULT_OPPONENTS,
                         help="comma-separated built-in opponents, `self` for self-play")
-    parser.add_argument("--move-cpu", type=float, default=None,
-                        help="LITTLEGO_MOVE_CPU for the agent (default: the agent's own)")
+    add_agent_budget(parser, inherit=True)
     parser.add_argument("--python", default=None,
                         help="the agent's interpreter (default: Python 3.7 through pyenv)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(RUNS_DIR, "soak"))
+    add_quiet_option(parser)
     args = parser.parse_args(argv)
     args.opponents = args.opponents.split(",")
     if args.python is None:
@@ -225,7 +229,8 @@ def main(argv):
         parser.error("no Python {} found (pyenv or PATH): give --python".format(VERSION_TEXT))
     os.makedirs(args.out, exist_ok=True)
     games, played = [], 0
-    with open(os.path.join(args.out, "moves.jsonl"), "w") as log:
+    with open(os.path.join(args.out, "moves.jsonl"), "w") as log, \
+            Progress(args.quiet).stage("soak", args.moves, "moves") as stage:
         while played < args.moves:
             number = len(games) + 1
             opponent = args.opponents[(number - 1) // 2 % len(args.opponents)]
@@ -233,12 +238,10 @@ def main(argv):
             game = play_game(number, opponent, colour, args)
             games.append(game)
             played += len(game["moves"])
+            stage.advance(len(game["moves"]))
             for move in game["moves"]:
                 log.write(json.dumps(move, sort_keys=True) + "\n")
             log.flush()
-            sys.stderr.write("game {} ({}, agent {}): {} moves, {} in all, {:.0f} s\n".format(
-                number, opponent, go_board.COLOUR_NAMES[colour], len(game["moves"]), played,
-                game["wall"]))
     summary = summarise(games, args)
     with open(os.path.join(args.out, "summary.json"), "w") as handle:
         json.dump(summary, handle, indent=2, sort_keys=True)

@@ -3,12 +3,17 @@
 Reading guide: `serve` reads commands from stdin and writes answers to stdout; start at
 `GtpEngine.handle`, which answers one command line, and at `GtpEngine.genmove`, which runs the
 per-move program's own agent (`agent.decide`: book, exact search, MCTS) on the same CPU
-budgets (`agent.move_budget`: per move, and per game from a ledger kept in memory).
+budgets (`agent.move_budget`: per move, and per game from each colour's ledger kept in memory),
+capped by the controller's clock when it sets one (`time_settings`, `kgs-time_settings`,
+`time_left`: clock.py), never raised by it.
 
 The rules are Little-Go's (docs/rules.md), whatever a controller expects of 19x19 Go: the
 board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
-passes in a row, simple ko, no suicide, and `final_score` counts stones only. Moves alternate
-from Black: `play` or `genmove` for the colour not to move is an error. Once the game is over,
+passes in a row, simple ko, no suicide, and `final_score` counts stones only (so
+`final_status_list` calls every stone alive). `play` and `genmove` take any colour, as GNU Go
+does: GUIs set up positions by playing one colour several times, and the side to move follows
+the board (`with_mover`). `loadsgf FILE [N]` and `printsgf [FILE]` read and write SGF
+(sgf_game.py); a game loaded from setup stones starts at ply 1. Once the game is over,
 `genmove` answers `pass` and `play` is accepted without effect (`after_the_end`): controllers
 that know neither end, such as gomill's ringmaster, play on until both pass, and `final_score`
 stays the Little-Go result. Every error is a GTP failure (`? message`), never a crash.
@@ -19,9 +24,11 @@ MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
 MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
 Each genmove logs the decision (`agent.decision_record`) as one JSON line on stderr, and
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
-`lz-analyze` (Leela Zero's analysis command, as Sabaki and Lizzie send it) answers `=` and then
-streams `info move ...` lines (`info_text`; the analysis itself is lz_analyze.py) until the
-next command arrives, which `CommandReader.waiting` notices; an empty line ends the stream.
+`lz-analyze` (Leela Zero's analysis command in every argument form KataGo documents, as Sabaki,
+Lizzie and LizGoban send it: `AnalyzeRequest`) answers `=` and then streams `info move ...`
+lines (`info_text`; the analysis itself is lz_analyze.py, in slices of wall time) until the
+next command or a bare newline arrives, which `CommandReader.waiting` notices between slices;
+an empty line ends the stream.
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
 lost with a known try says so on stderr, which GUIs show in their console: one line
 (`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
@@ -40,7 +47,8 @@ import time
 import agent
 import go_board
 from go_board import BLACK, PASS, SIZE, WHITE
-from littlego.gtp import lz_analyze
+from littlego.gtp import lz_analyze, sgf_game
+from littlego.gtp.clock import Clock, ClockError
 
 GTP_FLAG = "--gtp"  # `my_player.py --gtp` runs this engine instead of playing one move
 PROTOCOL_VERSION = "2"
@@ -66,6 +74,13 @@ LZ_SCALE = 10000
 # lz-analyze's stderr line for a position proven lost with a known try.
 TRY_NOTE = "lz-analyze, ply {ply}, {colour} to move: {summary} (best try {move})"
 READ_CHUNK = 4096
+# loadsgf reads at most this much of a file: a 24-ply game is a few hundred bytes.
+MAX_SGF_BYTES = 1 << 20
+# final_status_list: Little-Go counts stones as they stand, so every stone is alive.
+STATUSES = ("alive", "dead", "seki")
+# lz-analyze's key-value pairs (KataGo's GTP extensions document); avoid and allow are refused.
+ANALYZE_KEYS = ("interval", "minmoves", "maxmoves")
+REFUSED_ANALYZE_KEYS = ("avoid", "allow")
 
 
 class GtpFailure(Exception):
@@ -108,14 +123,44 @@ def score_text(position):
 
 
 class Ply(object):
-    """One action of the game: the position before it, the stones it captured, its CPU."""
+    """One action of the game: the position before it (its mover's turn), the move, the stones
+    it captured, its CPU."""
 
-    __slots__ = ("before", "captured", "cpu")
+    __slots__ = ("before", "move", "captured", "cpu")
 
-    def __init__(self, before, captured, cpu):
+    def __init__(self, before, move, captured, cpu):
         self.before = before
+        self.move = move
         self.captured = captured
         self.cpu = cpu
+
+
+def with_mover(position, colour):
+    """`position` with `colour` to move. GUIs set up positions by playing one colour several
+    times, as GNU Go allows: the side to move follows the board, not the alternation."""
+    if colour == position.to_move:
+        return position
+    return go_board.Position(position.black, position.white, colour, position.ply,
+                             position.prev_black, position.prev_white, position.ended)
+
+
+def make_ply(before, move, cpu):
+    """`(Ply, the position after it)` for `move` on `before`; go_board.IllegalMove if illegal."""
+    after = before.play(move)
+    opponent = go_board.other(before.to_move)
+    captured = go_board.popcount(before.stones(opponent)) - go_board.popcount(
+        after.stones(opponent))
+    return Ply(before, move, captured, cpu), after
+
+
+def chains(stones):
+    """The chains of the bitboard `stones`, each a list of points."""
+    found = []
+    while stones:
+        chain = go_board.group_of(stones, stones & -stones)
+        found.append(go_board.points_of(chain))
+        stones &= ~chain
+    return found
 
 
 class GtpEngine(object):
@@ -125,6 +170,7 @@ class GtpEngine(object):
         self.settings = settings
         self.base_seed = settings.seed
         self.games = 0
+        self.clock = Clock()
         self.commands = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
             "name": lambda args: ENGINE_NAME,
@@ -139,6 +185,12 @@ class GtpEngine(object):
             "undo": self.undo,
             "showboard": lambda args: "\n" + self.board_text(),
             "final_score": lambda args: score_text(self.position),
+            "final_status_list": self.final_status_list,
+            "time_settings": lambda args: self.set_clock(self.clock.time_settings, args),
+            "kgs-time_settings": lambda args: self.set_clock(self.clock.kgs_time_settings, args),
+            "time_left": self.time_left,
+            "loadsgf": self.loadsgf,
+            "printsgf": self.printsgf,
             "littlego-decision": self.last_decision,
             "lz-analyze": self.lz_analyze,
             "quit": lambda args: "",
@@ -146,13 +198,14 @@ class GtpEngine(object):
         self.new_game()
 
     def new_game(self):
-        self.position = go_board.Position()
+        self.start = self.position = go_board.Position()  # start: after loadsgf's setup stones
         self.plies = []
         self.after_end = []  # moves a controller sent once the game was over (not played)
         self.decision = None
         self.solver_table = {}
         self.settings.seed = self.base_seed + GAME_SEED_STRIDE * self.games
         self.games += 1
+        self.clock.restart()
         return ""
 
     def handle(self, line):
@@ -194,55 +247,119 @@ class GtpEngine(object):
             raise GtpFailure("Little-Go is played with komi {:g}".format(go_board.KOMI))
         return ""
 
-    def check_turn(self, colour):
-        if colour != self.position.to_move:
-            raise GtpFailure("illegal move: it is {}'s turn".format(
-                go_board.COLOUR_NAMES[self.position.to_move]))
-
-    def record(self, move, cpu):
-        """Play `move` (legal) on the game's position and remember how to undo it."""
-        before = self.position
-        self.position = before.play(move)
-        opponent = go_board.other(before.to_move)
-        captured = go_board.popcount(before.stones(opponent)) - go_board.popcount(
-            self.position.stones(opponent))
-        self.plies.append(Ply(before, captured, cpu))
+    def record(self, colour, move, cpu):
+        """Play `move` for `colour` on the game's position and remember how to undo it;
+        go_board.IllegalMove if the rules refuse it."""
+        ply, self.position = make_ply(with_mover(self.position, colour), move, cpu)
+        self.plies.append(ply)
 
     def play(self, args):
+        """`play COLOUR VERTEX`, whichever colour is to move (see `with_mover`)."""
         if len(args) != 2:
             raise GtpFailure("syntax error")
         colour = parse_colour(args[0])
         move = parse_vertex(args[1])
         if self.position.is_over:
             return self.after_the_end(move)
-        self.check_turn(colour)
         try:
-            self.record(move, 0.0)
+            self.record(colour, move, 0.0)
         except go_board.IllegalMove as error:
             raise GtpFailure("illegal move: " + error.reason)
         self.decision = None
         return ""
 
     def genmove(self, args):
+        """The agent's move for COLOUR, whichever colour is to move, on its budget: the
+        Little-Go budget from this colour's CPU so far, capped by the controller's clock."""
         if len(args) != 1:
             raise GtpFailure("syntax error")
         colour = parse_colour(args[0])
         if self.position.is_over:
             self.after_the_end(PASS)
             return GTP_PASS
-        self.check_turn(colour)
-        spent = sum(ply.cpu for ply in self.plies)
-        budget = agent.move_budget(self.position.ply, spent, self.settings)
+        position = with_mover(self.position, colour)
+        spent = sum(ply.cpu for ply in self.plies if ply.before.to_move == colour)
+        budget = agent.move_budget(position.ply, spent, self.settings)
+        by_clock = self.clock.move_seconds(colour, position.ply)
+        if by_clock is not None:
+            budget = min(budget, by_clock)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
-        start = agent.tree_cpu_seconds()
-        decision = agent.decide(self.position, start + budget, self.settings,
-                                self.solver_table)
+        wall_start, start = time.monotonic(), agent.tree_cpu_seconds()
+        decision = agent.decide(position, start + budget, self.settings, self.solver_table)
         used = agent.tree_cpu_seconds() - start
-        self.decision = agent.decision_record(decision, self.position, used, budget)
+        self.clock.spent(colour, time.monotonic() - wall_start)
+        self.decision = agent.decision_record(decision, position, used, budget)
         agent.log_decision(self.decision)
-        self.record(decision.move, used)
+        self.record(colour, decision.move, used)
         return vertex_text(decision.move)
+
+    def set_clock(self, parse, args):
+        try:
+            parse(args)
+        except ClockError as error:
+            raise GtpFailure(str(error))
+        return ""
+
+    def time_left(self, args):
+        """`time_left COLOUR SECONDS STONES`: the controller's word on a colour's clock."""
+        if not args:
+            raise GtpFailure("syntax error")
+        return self.set_clock(lambda rest: self.clock.time_left(parse_colour(args[0]), rest),
+                              args[1:])
+
+    def final_status_list(self, args):
+        """Little-Go scores the stones as they stand: every stone is alive, none dead or in
+        seki. One chain a line, as GNU Go lists them."""
+        if len(args) != 1 or args[0].lower() not in STATUSES:
+            raise GtpFailure("syntax error")
+        if args[0].lower() != "alive":
+            return ""
+        return "\n".join(" ".join(vertex_text(point) for point in chain)
+                         for colour in (BLACK, WHITE)
+                         for chain in chains(self.position.stones(colour)))
+
+    def loadsgf(self, args):
+        """`loadsgf FILE [N]`: the game of an SGF file (5x5), through its whole main line or up
+        to move N (the position before move N is played); the komi of the file is ignored, as
+        Little-Go's is fixed. The game in memory stays when the file cannot be loaded."""
+        if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
+            raise GtpFailure("syntax error")
+        try:
+            with open(args[0], encoding="utf-8", errors="replace") as handle:
+                game = sgf_game.read_game(handle.read(MAX_SGF_BYTES))
+        except (OSError, sgf_game.SgfError) as error:
+            raise GtpFailure("cannot load file: {}".format(error))
+        moves = game.moves if len(args) == 1 else game.moves[:max(int(args[1]) - 1, 0)]
+        start = position = go_board.Position(game.black, game.white, game.to_move)
+        plies = []
+        for number, (colour, move) in enumerate(moves, 1):
+            try:
+                ply, position = make_ply(with_mover(position, colour), move, 0.0)
+            except go_board.IllegalMove as error:
+                raise GtpFailure("cannot load file: move {}, {}: {}".format(
+                    number, vertex_text(move), error.reason))
+            plies.append(ply)
+        self.new_game()
+        self.start, self.plies, self.position = start, plies, position
+        return ""
+
+    def printsgf(self, args):
+        """`printsgf [FILE]`: the game as SGF, as the answer or into FILE."""
+        if len(args) > 1:
+            raise GtpFailure("syntax error")
+        text = sgf_game.write_game(
+            self.start, [(ply.before.to_move, ply.move) for ply in self.plies],
+            "{}:{}".format(ENGINE_NAME, ENGINE_VERSION),
+            score_text(self.position) if self.position.is_over else None)
+        if not args:
+            return text.rstrip("\n")
+        try:
+            with open(args[0], "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            raise GtpFailure("cannot save file: {}".format(error))
+        return ""
 
     def after_the_end(self, move):
         """A move once the game is over: kept for `undo` only; the board and score stay."""
@@ -261,29 +378,24 @@ class GtpEngine(object):
         return ""
 
     def lz_analyze(self, args):
-        """`lz-analyze [colour] [INTERVAL]`: the analysis of the position for the side to move
-        (a colour, if given, must be that side), a line every INTERVAL centiseconds."""
-        if args and args[0].lower() in COLOUR_WORDS:
-            if parse_colour(args[0]) != self.position.to_move:
-                raise GtpFailure("cannot analyze for the side not to move")
-            args = args[1:]
-        try:
-            interval = int(args[0]) if args else DEFAULT_ANALYZE_INTERVAL
-        except ValueError:
-            raise GtpFailure("syntax error")
-        if interval <= 0 or len(args) > 1:
-            raise GtpFailure("syntax error")
+        """`lz-analyze [COLOUR] [INTERVAL] [interval N] [minmoves N] [maxmoves N]`: the
+        analysis of the position for COLOUR (default: the side to move), a line every INTERVAL
+        centiseconds with at least minmoves and at most maxmoves moves (`AnalyzeRequest`)."""
+        request = AnalyzeRequest(args)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
-        analysis = lz_analyze.Analysis(self.position, self.settings, self.solver_table)
-        return AnalysisStream(analysis, interval / CENTISECONDS)
+        colour = self.position.to_move if request.colour is None else request.colour
+        analysis = lz_analyze.Analysis(with_mover(self.position, colour), self.settings,
+                                       self.solver_table)
+        return AnalysisStream(analysis, request)
 
     def last_decision(self, args):
         """The decision record of the last genmove as one JSON line, `{}` after any other move."""
         return json.dumps(self.decision or {}, sort_keys=True)
 
     def board_text(self):
-        """The board with GTP coordinates, then the ply, the captures and the score."""
+        """The board with GTP coordinates, then the ply about to be played (or where the game
+        ended), the captures and the score."""
         letters = "   " + " ".join(COLUMN_LETTERS)
         lines = [letters]
         for row, text in enumerate(go_board.board_to_text(self.position.black,
@@ -293,22 +405,59 @@ class GtpEngine(object):
         captured = {BLACK: 0, WHITE: 0}
         for ply in self.plies:
             captured[ply.before.to_move] += ply.captured
-        state = "game over" if self.position.is_over else "{} to move".format(
-            go_board.COLOUR_NAMES[self.position.to_move])
+        # The ply about to be played, 1..24 as docs/rules.md counts them.
+        if self.position.is_over:
+            state = "game over after ply {}".format(self.position.ply - 1)
+        else:
+            state = "ply {} of {}, {} to move".format(
+                self.position.ply, go_board.MAX_PLY,
+                go_board.COLOUR_NAMES[self.position.to_move])
         if self.after_end:
             state += " ({} moves after the end not played)".format(len(self.after_end))
-        lines.append("ply {} of {}, {}; captured by Black {}, by White {}; score {}".format(
-            len(self.plies), go_board.MAX_PLY, state, captured[BLACK], captured[WHITE],
-            score_text(self.position)))
+        lines.append("{}; captured by Black {}, by White {}; score {}".format(
+            state, captured[BLACK], captured[WHITE], score_text(self.position)))
         return "\n".join(lines)
 
 
-def info_text(candidates, moves):
-    """One lz-analyze line: an `info` block per candidate, best first; winrate and prior in
-    0..10000 for the side to move (the prior is uniform: the search has no policy). `moves` is
-    the number of legal moves."""
+class AnalyzeRequest(object):
+    """lz-analyze's arguments, every form KataGo's GTP extensions document: an optional colour,
+    an optional interval in centiseconds, then key-value pairs (ANALYZE_KEYS); avoid and allow
+    are refused. `maxmoves` None is no limit. GtpFailure for anything else."""
+
+    def __init__(self, args):
+        words = list(args)
+        self.colour = None
+        if words and words[0].lower() in COLOUR_WORDS:
+            self.colour = parse_colour(words.pop(0))
+        options = {"interval": DEFAULT_ANALYZE_INTERVAL, "minmoves": 0, "maxmoves": None}
+        if words and words[0].isdigit():
+            options["interval"] = int(words.pop(0))
+        while words:
+            key = words.pop(0).lower()
+            if key in REFUSED_ANALYZE_KEYS:
+                raise GtpFailure("lz-analyze: {} is not supported: every legal move is "
+                                 "analysed".format(key))
+            if key not in ANALYZE_KEYS or not words or not words[0].isdigit():
+                raise GtpFailure("syntax error")
+            options[key] = int(words.pop(0))
+        if options["interval"] <= 0 or options["maxmoves"] == 0:
+            raise GtpFailure("syntax error")
+        self.interval = options["interval"] / CENTISECONDS
+        self.minmoves, self.maxmoves = options["minmoves"], options["maxmoves"]
+
+
+def info_text(candidates, legal, minmoves=0, maxmoves=None):
+    """One lz-analyze line: an `info` block per candidate, best first, padded with unsearched
+    legal moves (0 visits, winrate 0) up to `minmoves`, cut at `maxmoves`; winrate and prior in
+    0..10000 for the side to move (the prior is uniform over the `legal` moves: the search has
+    no policy)."""
+    listed = {candidate.move for candidate in candidates}
+    padding = [lz_analyze.Candidate(move, 0, 0.0, False, [move]) for move in legal
+               if move not in listed]
+    candidates = list(candidates) + padding[:max(minmoves - len(candidates), 0)]
+    moves = len(legal)
     blocks = []
-    for order, candidate in enumerate(candidates):
+    for order, candidate in enumerate(candidates[:maxmoves]):
         blocks.append("info move {} visits {} winrate {} prior {} order {} pv {}".format(
             vertex_text(candidate.move), candidate.visits,
             int(round(candidate.value * LZ_SCALE)), LZ_SCALE // max(moves, 1), order,
@@ -327,13 +476,15 @@ def try_note(position, best_try):
 
 class AnalysisStream(object):
     """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
-    `interval` seconds while the analysis works in short slices, and ends as soon as
+    `request.interval` seconds while the analysis works in slices of at most
+    ANALYSIS_SLICE_SECONDS of wall time (lz_analyze.Analysis.step), and ends as soon as
     `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
     its `try_note` goes to stderr (agent.log), once."""
 
-    def __init__(self, analysis, interval):
+    def __init__(self, analysis, request):
         self.analysis = analysis
-        self.interval = interval
+        self.interval = request.interval
+        self.request = request
         self.told_try = False
 
     def lines(self, waiting):
@@ -352,7 +503,8 @@ class AnalysisStream(object):
                 elif waiting(left):  # nothing left to think about: just wait
                     return
                 left = due - time.monotonic()
-            line = info_text(self.analysis.candidates(), len(self.analysis.moves))
+            line = info_text(self.analysis.candidates(), self.analysis.moves,
+                             self.request.minmoves, self.request.maxmoves)
             if line:
                 yield line
 

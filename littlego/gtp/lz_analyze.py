@@ -65,13 +65,14 @@ class Analysis(object):
         self.simulations = 0
 
     def step(self, seconds):
-        """Work for about `seconds`; False when there is nothing left to do."""
+        """Work for about `seconds` of wall time (every part's deadline is on the wall clock, so
+        that a busy machine does not stretch a slice); False when there is nothing left to do."""
         if self.unproven:
             self._prove(seconds)
             return True
         if self.seeking_try:
-            self.best_try = endgame.best_try_in_time(self.position, time.process_time() + seconds,
-                                             self.solver_table)
+            self.best_try = endgame.best_try_in_time(self.position, time.monotonic() + seconds,
+                                                     self.solver_table, clock=time.monotonic)
             self.seeking_try = self.best_try is None
             return True
         done = self.root is not None and self.root.solved is not None
@@ -87,7 +88,8 @@ class Analysis(object):
         return True
 
     def _prove(self, seconds):
-        solver = endgame.ExactSolver(time.process_time() + seconds, table=self.solver_table)
+        solver = endgame.ExactSolver(time.monotonic() + seconds, clock=time.monotonic,
+                                     table=self.solver_table)
         children = dict(solver.root_moves(self.position))
         try:
             while self.unproven:

@@ -1,7 +1,7 @@
 """Per-move program of a built-in opponent, run the way the course grader runs a player.
 
-    littlego opponent NAME [--seed S] [--move-cpu SECONDS] [--first-move I,J]
-                                           [--mistake] [--book-through PLY]
+    littlego opponent NAME [--seed S] [--opponent-move-cpu SECONDS] [--first-move I,J]
+                           [--mistake] [--book-through PLY]
 
 Run in the game directory: reads input.txt, writes output.txt (`i,j` or `PASS`) and exits.
 The referee never tells the ply, so `step_storage` keeps it in `opponent_NAME_step_COLOUR.json`.
@@ -53,8 +53,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=seed_from_environment(),
                         help="replay exactly (default: $LITTLEGO_SEED, which the referee sets "
                         "per game, else os.urandom)")
-    parser.add_argument("--move-cpu", type=float, help="CPU seconds per move, for the players "
-                        "that search ({})".format(", ".join(TIMED_PLAYERS)))
+    parser.add_argument("--opponent-move-cpu", type=float, metavar="SECONDS",
+                        help="the opponent's own CPU budget per move, for the players that "
+                        "search ({}); not the referee's limit".format(", ".join(TIMED_PLAYERS)))
     parser.add_argument("--first-move", type=move_from_text, metavar="I,J",
                         help="Black's first move, instead of the player's choice")
     parser.add_argument("--mistake", action="store_true",
@@ -73,12 +74,12 @@ def main(argv=None):
     position = Position(current[0], current[1], colour, ply, previous[0], previous[1])
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(SEED_BYTES), "big")
     options = {}
-    if args.move_cpu is not None:
-        if args.name not in TIMED_PLAYERS or not 0 < args.move_cpu < MAX_MOVE_CPU:
-            sys.stderr.write("{}: --move-cpu needs a searching player and 0 < SECONDS < {}\n"
+    if args.opponent_move_cpu is not None:
+        if args.name not in TIMED_PLAYERS or not 0 < args.opponent_move_cpu < MAX_MOVE_CPU:
+            sys.stderr.write("{}: --opponent-move-cpu needs a searching player and 0 < SECONDS < {}\n"
                              .format(args.name, MAX_MOVE_CPU))
             return INPUT_ERROR_STATUS
-        options["time_limit"] = args.move_cpu
+        options["time_limit"] = args.opponent_move_cpu
     mistakes, book_move = [], None
     if args.mistake and ply == MISTAKE_PLY:
         book = opening_book.read()

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
+from littlego.options import add_referee_limits
 
 MATCH, PLAY, SERVE = "match", "play", "serve"
 JUDGE = "judge"  # the judge mode's word for `littlego judge`; host.py judges without it
@@ -44,13 +44,6 @@ def judge_parser(prog):
     return parser
 
 
-def add_limit_options(parser):
-    parser.add_argument("--move-cpu", type=float, default=GRADER_MOVE_CPU, metavar="SECONDS",
-                        help="CPU limit per move, whole process tree (default %(default)s)")
-    parser.add_argument("--move-wall", type=float, default=DEFAULT_MOVE_WALL, metavar="SECONDS",
-                        help="wall-clock limit per move (default %(default)s)")
-
-
 def match_parser():
     parser = argparse.ArgumentParser(
         prog=program(MATCH),
@@ -62,7 +55,7 @@ def match_parser():
                         help="number of games (default %(default)s)")
     parser.add_argument("--parallel", "-j", type=int, default=1,
                         help="games played at once, one process each (default %(default)s)")
-    add_limit_options(parser)
+    add_referee_limits(parser)
     parser.add_argument("--seed", type=int, default=0,
                         help="seeds the built-in players (and LITTLEGO_SEED for commands)")
     parser.add_argument("--out", metavar="DIR",
@@ -83,7 +76,7 @@ def play_parser():
     parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
                         help="your colour: 1 Black (moves first) or 2 White (default 1)")
     parser.add_argument("--seed", type=int, help="the opponent's seed (default: random)")
-    add_limit_options(parser)
+    add_referee_limits(parser)
     return parser
 
 
@@ -103,7 +96,7 @@ def serve_parser():
                         help="where SGFs are listed for replay; games played on the page are "
                              "saved in DIR/board (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="the opponent's seed")
-    add_limit_options(parser)
+    add_referee_limits(parser)
     return parser
 
 
@@ -111,8 +104,8 @@ def run_match_command(args):
     from littlego.referee.match import print_progress, run_match
     out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
     result = run_match(args.player_a, args.player_b, games=args.games,
-                       parallel=args.parallel, move_cpu=args.move_cpu,
-                       move_wall=args.move_wall, seed=args.seed, out_dir=out_dir,
+                       parallel=args.parallel, move_cpu=args.limit_cpu,
+                       move_wall=args.limit_wall, seed=args.seed, out_dir=out_dir,
                        show=args.show, progress=print_progress, a_colour=args.a_colour)
     print(result.table)
     print("Games and summary written to {}".format(out_dir))
@@ -121,13 +114,13 @@ def run_match_command(args):
 
 def run_play_command(args):
     from littlego.referee.human import play_against
-    return play_against(args.opponent, args.colour, args.seed, args.move_cpu, args.move_wall)
+    return play_against(args.opponent, args.colour, args.seed, args.limit_cpu, args.limit_wall)
 
 
 def run_serve_command(args):
     from littlego.referee.serve import AGENT_NAME, default_opponent, serve
     opponent = args.opponent or default_opponent(sys.executable)
-    return serve(opponent, args.colour, args.port, args.runs, args.move_cpu, args.move_wall,
+    return serve(opponent, args.colour, args.port, args.runs, args.limit_cpu, args.limit_wall,
                  args.seed, announce=lambda line: print(line, flush=True),
                  opponent_name=None if args.opponent else AGENT_NAME)
 

@@ -88,7 +88,7 @@ def describe_positions(moves):
 
 def position_view(position, last_move, captured):
     black, white = go_board.popcount(position.black), go_board.popcount(position.white)
-    return {"board": board_rows(position), "ply": position.ply - 1, "max_ply": go_board.MAX_PLY,
+    return {"board": board_rows(position), "ply": position.ply, "max_ply": go_board.MAX_PLY,
             "to_move": position.to_move, "over": position.is_over,
             "last_move": None if last_move is None else go_board.move_to_text(last_move),
             "captures": {"black": captured[go_board.BLACK], "white": captured[go_board.WHITE]},

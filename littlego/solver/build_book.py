@@ -42,6 +42,7 @@ import go_board
 import opening_book
 from go_board import BLACK, WHITE
 from littlego import solver
+from littlego.progress import Progress, add_quiet_option
 from littlego.solver import executors, repertoire, seam, strategy
 
 DEFAULT_CACHE = os.path.join("runs", "book-jobs")
@@ -128,6 +129,7 @@ def parse_args(argv):
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
     parser.add_argument("--seam-only", action="store_true",
                         help="only the last stage: the seam's answers added to the book at --out")
+    add_quiet_option(parser)
     return parser.parse_args(argv)
 
 
@@ -148,17 +150,17 @@ def save_repertoire(path, tries, slips, stats):
          "slips": [list(line) for line in slips], "stats": stats}, sort_keys=True))
 
 
-def build_repertoire(args, folder):
+def build_repertoire(args, folder, progress):
     """The repertoire of --rule, saved or built (one job, on the executor like the others)."""
     plan = repertoire.REPERTOIRE._replace(rule=args.rule)
     path = os.path.join(folder, repertoire_name(plan))
     found = None if args.fresh else read_repertoire(path)
     if found is None:
-        print("repertoire {} ({}): building".format(plan.name, plan.rule), flush=True)
-
-        def done(arguments, result):
-            save_repertoire(path, *result)
-        executors.run(repertoire.run, [(plan, args.table_bits)], 1, args.ray, done)
+        with progress.stage("repertoire " + plan.name, 1, "jobs") as stage:
+            def done(arguments, result):
+                save_repertoire(path, *result)
+                stage.advance()
+            executors.run(repertoire.run, [(plan, args.table_bits)], 1, args.ray, done)
         found = read_repertoire(path)
     stats = found[2]
     print("repertoire {} ({}): {} tries {}, {} slips {}, {} CPU s".format(
@@ -167,14 +169,17 @@ def build_repertoire(args, folder):
     return plan, found
 
 
-def add_seam(path, slips, table_bits):
+def add_seam(path, slips, table_bits, progress):
     """The build's last stage: the book at `path` rewritten with the seam's answers
     (solver/seam.py), their figures in its provenance and header."""
     book = opening_book.read(path)
     answers, tries = opening_book.entries(book)
-    with solver.Solver(table_bits) as search:
-        found, stats = seam.answers(book, search, slips,
-                                    log=lambda line: print(line, flush=True))
+    with solver.Solver(table_bits) as search, \
+            progress.stage("seam", len(strategy.book_plans()), "strategies") as stage:
+        def log(line):
+            stage.write(line)
+            stage.advance()
+        found, stats = seam.answers(book, search, slips, log=log)
     for key, move in found.items():
         answers.setdefault(key, move)
     fields = opening_book.read_header_fields(path)
@@ -191,17 +196,18 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if solver.missing("build_book"):
         return 2
+    progress = Progress(args.quiet)
     if args.seam_only:
         with solver.Solver(args.table_bits) as search:  # the slips of the book's repertoire
             slips = repertoire.check(opening_book.read(args.out), repertoire.REPERTOIRE,
                                      search)[2]
-        add_seam(args.out, slips, args.table_bits)
+        add_seam(args.out, slips, args.table_bits, progress)
         return 0
     started = time.time()
     folder = job_folder(args.cache, args.table_bits)
     os.makedirs(folder, exist_ok=True)
     try:
-        plan, (tries, slips, repertoire_stats) = build_repertoire(args, folder)
+        plan, (tries, slips, repertoire_stats) = build_repertoire(args, folder, progress)
     except KeyboardInterrupt:
         print("interrupted while building the repertoire: run the same command to start it again")
         return 130
@@ -221,11 +227,13 @@ def main(argv=None):
         answers, stats = result
         save_cached(os.path.join(folder, job_name(job)), answers, stats)
         results[job] = result
-        print("{} {}: {} answers {} in {} CPU s, {} nodes".format(
+        stage.advance()
+        stage.write("{} {}: {} answers {} in {} CPU s, {} nodes".format(
             job.strategy.name, " ".join(job.line), stats["answers"], stats["per_ply"],
-            stats["cpu"], stats["nodes"]), flush=True)
+            stats["cpu"], stats["nodes"]))
     try:
-        executors.run(strategy.run_job, todo, args.jobs, args.ray, done)
+        with progress.stage("book", len(todo), "jobs") as stage:
+            executors.run(strategy.run_job, todo, args.jobs, args.ray, done)
     except KeyboardInterrupt:
         print("interrupted; the finished jobs are in {}: run the same command to resume".format(
             folder))
@@ -245,7 +253,7 @@ def main(argv=None):
         tries=tries)
     print("{} answers and {} tries in {}; {:.0f} CPU s in the jobs (all runs), {:.0f} s wall "
           "this run".format(len(book), len(tries), args.out, cpu, time.time() - started))
-    add_seam(args.out, slips, args.table_bits)
+    add_seam(args.out, slips, args.table_bits, progress)
     return 0
 
 

@@ -22,6 +22,7 @@ import go_board
 import opening_book
 from littlego.solver import strategy
 
+
 def seam_ply(plan):
     """The winner's first ply past `plan`'s last (Black plays the odd plies)."""
     ply = plan.last_ply + 1

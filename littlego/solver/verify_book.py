@@ -18,8 +18,9 @@ a Ray cluster; the repertoire and the sampled check run here. --only checks the 
 alone (e.g. `--only white-repertoire,white-after-slips`, what a new repertoire adds; the
 slips' check needs the repertoire's walk, which then runs but is reported only when named).
 Prints one JSON object per strategy and one for the repertoire (positions checked, failures,
-nodes, CPU seconds; the full check also a line per job on stderr as it ends) and exits 1 when
-any position fails, 2 when the solver is not built.
+nodes, CPU seconds), and its progress on stderr (littlego/progress.py: a bar on a terminal, a
+line per stage elsewhere, nothing with --quiet); exits 1 when any position fails, 2 when the
+solver is not built.
 """
 
 import argparse
@@ -31,6 +32,7 @@ import time
 import go_board
 import opening_book
 from littlego import solver
+from littlego.progress import Progress, add_quiet_option
 from littlego.solver import executors, repertoire, seam, strategy
 
 # `--only seam` checks the seams alone; each is reported as SEAM_PREFIX + its strategy's name.
@@ -57,6 +59,7 @@ def parse_args(argv):
     parser.add_argument("--ray", metavar="ADDRESS", help="run the full check's jobs on Ray")
     parser.add_argument("--only", type=lambda text: set(text.split(",")), metavar="NAMES",
                         help="check these parts only (default: all)")
+    add_quiet_option(parser)
     return parser.parse_args(argv)
 
 
@@ -80,16 +83,14 @@ def sampled(args, plan, slips):
                                           slips=slips)
 
 
-def full(args, slips):
+def full(args, slips, progress):
     """{strategy name: (checked, failures, stats)} of every job, summed per strategy."""
     chosen = plans(args.only)
     totals = {plan.name: (0, [], {"nodes": 0, "cpu": 0.0}) for plan in chosen}
 
     def done(arguments, result):
-        job = arguments[0]
-        name = job.strategy.name
-        sys.stderr.write("{} {}: {} checked, {} failed, {} CPU s\n".format(
-            name, " ".join(job.line), result[0], len(result[1]), result[2]["cpu"]))
+        name = arguments[0].strategy.name
+        stage.advance()
         checked, failures, stats = totals[name]
         totals[name] = (checked + result[0], failures + result[1],
                         {key: stats[key] + result[2][key] for key in stats})
@@ -97,54 +98,60 @@ def full(args, slips):
             for job in strategy.jobs(plan)]
     if strategy.AFTER_SLIPS in chosen:
         work += strategy.slip_jobs(slips)
-    executors.run(strategy.check_job, [(job, args.book, args.table_bits, args.from_ply)
-                                        for job in work], args.jobs, args.ray, done)
+    with progress.stage("verify-book", len(work), "jobs") as stage:
+        executors.run(strategy.check_job, [(job, args.book, args.table_bits, args.from_ply)
+                                            for job in work], args.jobs, args.ray, done)
     return totals
 
 
 def checked_seams(args, slips):
-    """{seam part name: (checked, failures, stats)}: every strategy's seam (solver/seam.py's
-    `check`), each on a fresh solver, here."""
+    """`(seam part name, (checked, failures, stats))` of every strategy's seam in turn
+    (solver/seam.py's `check`), each on a fresh solver, here."""
     book = opening_book.read(args.book)
-    results = {}
     for plan in plans():
         with solver.Solver(args.table_bits) as search:
             started = time.process_time()
             checked, failures = seam.check(book, plan, search, slips)
-            results[SEAM_PREFIX + plan.name] = checked, failures, {
-                "nodes": search.nodes, "cpu": round(time.process_time() - started, 1)}
-    return results
+            yield SEAM_PREFIX + plan.name, (checked, failures, {
+                "nodes": search.nodes, "cpu": round(time.process_time() - started, 1)})
 
 
 def report(name, checked, failures, stats):
     """One JSON line for a checked part of the book."""
-    print(json.dumps({"strategy": name, "checked": checked, "failures": [
+    return json.dumps({"strategy": name, "checked": checked, "failures": [
         {"ply": position.ply, "board": go_board.board_to_digits(position.black, position.white),
          "book": None if move is None else go_board.move_to_text(move)}
         for position, move in failures], "nodes": stats["nodes"],
-        "cpu": round(stats["cpu"], 1)}, sort_keys=True), flush=True)
+        "cpu": round(stats["cpu"], 1)}, sort_keys=True)
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if solver.missing("verify_book"):
         return 2
+    progress = Progress(args.quiet)
     try:
-        checked, failures, stats, slips = checked_repertoire(args)
+        with progress.stage("repertoire", 1, "walks") as stage:
+            checked, failures, stats, slips = checked_repertoire(args)
+            stage.advance()
         failed = 0
         if args.only is None or repertoire.REPERTOIRE.name in args.only:
-            report(repertoire.REPERTOIRE.name, checked, failures, stats)
+            print(report(repertoire.REPERTOIRE.name, checked, failures, stats), flush=True)
             failed = len(failures)
-        results = None if args.lines else full(args, slips)
-        for plan in plans(args.only):
-            checked, failures, stats = results[plan.name] if results else sampled(args, plan,
-                                                                                  slips)
-            failed += len(failures)
-            report(plan.name, checked, failures, stats)
-        if not args.lines and (args.only is None or SEAM_PART in args.only):
-            for name, (checked, failures, stats) in checked_seams(args, slips).items():
+        results = None if args.lines else full(args, slips, progress)
+        with progress.stage("strategies", len(plans(args.only)), "strategies") as stage:
+            for plan in plans(args.only):
+                checked, failures, stats = results[plan.name] if results else sampled(
+                    args, plan, slips)
                 failed += len(failures)
-                report(name, checked, failures, stats)
+                stage.write(report(plan.name, checked, failures, stats))
+                stage.advance()
+        if not args.lines and (args.only is None or SEAM_PART in args.only):
+            with progress.stage("seams", len(plans()), "strategies") as stage:
+                for name, (checked, failures, stats) in checked_seams(args, slips):
+                    failed += len(failures)
+                    stage.write(report(name, checked, failures, stats))
+                    stage.advance()
     except KeyboardInterrupt:
         print("verify_book: interrupted", file=sys.stderr)
         return 130

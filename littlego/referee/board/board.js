@@ -47,12 +47,17 @@ function scoreDetail(score) {
   return "Black " + score.black + " – White " + score.white + " + " + score.komi;
 }
 
+// The ply about to be played, counted 1..24 as docs/rules.md does, or where the game ended.
+function plyText(view) {
+  return view.over || view.result ? "game over after ply " + (view.ply - 1)
+                                  : "ply " + view.ply + " of " + view.max_ply;
+}
+
 function show(state) {
   drawBoard($("board"), state, move => post("/api/move", { move: move }));
   $("you").textContent = COLOURS[state.person];
   $("opponent").textContent = state.names[String(3 - state.person)];
-  $("ply").textContent = state.ply;
-  $("max-ply").textContent = state.max_ply;
+  $("ply").textContent = plyText(state);
   $("to-move").textContent = state.over || state.result ? "–" : COLOURS[state.to_move];
   $("last-move").textContent = state.last_move || "–";
   $("captures").textContent = "by Black " + state.captures.black + ", by White " + state.captures.white;
@@ -240,7 +245,7 @@ let replayPositions = [];
 function showReplay(index) {
   const view = replayPositions[index];
   drawBoard($("replay-board"), view, null);
-  $("replay-ply").textContent = view.ply;
+  $("replay-ply").textContent = plyText(view);
   $("replay-last").textContent = view.last_move || "–";
   $("replay-score").textContent = view.score.result;
 }
