@@ -297,16 +297,33 @@ def test_importing_the_binding_and_its_build_loads_no_library():
     assert run.stdout == "None False\n"
 
 
-def test_a_missing_library_is_one_line_saying_how_to_build_it(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(solver, "LIBRARY_PATH", str(tmp_path / "liblittlego_solver.so"))
+def test_a_missing_library_is_built_at_first_use(tmp_path, monkeypatch, capsys):
+    library = tmp_path / "build" / "liblittlego_solver.so"
+    monkeypatch.setattr(solver, "LIBRARY_PATH", str(library))
     monkeypatch.setattr(solver, "_library", None)
+    monkeypatch.delenv("CC", raising=False)
+    with solver.Solver(TEST_TABLE_BITS) as search:
+        assert solver.analyse(Position(0, 0, WHITE, 24), search, None, False)["result"] == "win"
+    assert library.exists()
+    assert capsys.readouterr().err == (
+        "littlego: compiling the exact solver (C) once, into {}\n".format(library))
+
+
+def test_a_library_that_cannot_be_built_is_one_line_saying_what_to_do(tmp_path, monkeypatch,
+                                                                       capsys):
+    library = str(tmp_path / "liblittlego_solver.so")
+    monkeypatch.setattr(solver, "LIBRARY_PATH", library)
+    monkeypatch.setattr(solver, "_library", None)
+    monkeypatch.setenv("CC", "false")
     with pytest.raises(solver.Unavailable) as raised:
         solver.Solver(TEST_TABLE_BITS)
-    assert str(raised.value) == ("the compiled solver is not built: run `make solver` "
-                                 "(or `littlego build-solver`)")
+    assert str(raised.value) == (
+        "the compiled solver is missing and could not be built (false failed with exit status 1 "
+        "building {}): install a C compiler (gcc), then run `littlego build-solver`".format(library))
     assert not solver.available()
     assert solver.missing("solve")
-    assert capsys.readouterr().err == "solve: {}\n".format(raised.value)
+    building = "littlego: compiling the exact solver (C) once, into {}\n".format(library)
+    assert capsys.readouterr().err == building * 3 + "solve: {}\n".format(raised.value)
 
 
 FAKE_COMPILER = """#!{python}
@@ -377,6 +394,10 @@ def test_build_command_says_one_line_and_fails_with_status_1(tmp_path, monkeypat
     assert build.main(["--force", "--quiet"]) == 0
     assert capsys.readouterr().out == ""
     assert len(calls()) == 2
+    assert build.main(["--native"]) == 0  # opt-in tuning compiles even when up to date
+    assert capsys.readouterr().out == "{}: built\n".format(library)
+    assert [call[:len(build.CFLAGS) + 1] for call in calls()] == (
+        [list(build.CFLAGS) + ["-o"]] * 2 + [list(build.CFLAGS) + ["-march=native"]])
     failing, _ = fake_compiler(tmp_path, status=1)
     monkeypatch.setenv("CC", failing)
     assert build.main(["--force"]) == 1

@@ -162,7 +162,7 @@ def build_repertoire(args, folder):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if solver.missing("build_book"):
+    if executors.ray_missing("littlego book", args.ray) or solver.missing("littlego book"):
         return 2
     started = time.time()
     folder = job_folder(args.cache, args.table_bits)

@@ -106,7 +106,8 @@ def report(name, checked, failures, stats):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if solver.missing("verify_book"):
+    if (executors.ray_missing("littlego verify-book", args.ray)
+            or solver.missing("littlego verify-book")):
         return 2
     try:
         checked, failures, stats, slips = checked_repertoire(args)
@@ -121,7 +122,7 @@ def main(argv=None):
             failed += len(failures)
             report(plan.name, checked, failures, stats)
     except KeyboardInterrupt:
-        print("verify_book: interrupted", file=sys.stderr)
+        print("littlego verify-book: interrupted", file=sys.stderr)
         return 130
     return 1 if failed else 0
 
