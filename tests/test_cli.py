@@ -3,6 +3,7 @@ an example, unknown words are one line and exit 2, and every Make target calls a
 
 import importlib.metadata
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -13,9 +14,9 @@ from littlego import cli
 from littlego.paths import REPO_ROOT
 
 
-def littlego(*words):
+def littlego(*words, env=None):
     return subprocess.run([sys.executable, "-m", "littlego"] + list(words), cwd=REPO_ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=120)
 
 
@@ -48,6 +49,13 @@ def test_ray_without_its_extra_is_one_line_naming_the_extra(name):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("littlego {}: --ray needs Ray, the cluster extra: "
                            "pip install 'littlego[cluster]'\n".format(name))
+
+
+def test_an_opponent_with_a_bad_seed_is_one_line_naming_it():
+    done = littlego("opponent", "random", env=dict(os.environ, LITTLEGO_SEED="xyz"))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "littlego opponent: LITTLEGO_SEED='xyz': allowed is a whole number " \
+                          "from 0\n"
 
 
 def test_an_unknown_command_is_one_line_and_exit_2():

@@ -476,6 +476,7 @@ def test_solve_prints_every_move_and_the_margin(tmp_path, capsys):
     _, half_points = endgame.ExactSolver().best_move(position)
     assert report["margin"] == half_points / 2.0
     assert report["nodes"] > 0 and report["cpu"] >= 0
+    assert report["ply"] == position.ply
 
 
 def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
@@ -492,12 +493,26 @@ def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
     assert sized["moves"] == told["moves"] and sized["result"] == told["result"]
 
 
-def test_solve_infers_the_ply_from_the_stones(tmp_path, capsys):
+def test_solve_infers_the_ply_from_the_stones_and_reports_it(tmp_path, capsys):
     position = Position().play(from_coord(2, 2)).play(from_coord(1, 1))
     path = write_input(tmp_path, position)
-    with solver.Solver(TEST_TABLE_BITS):  # the library is built
-        pass
     assert solve.position_of(path, None).ply == 3
+    # The JSON says which ply its result is for: the one inferred, or the one given.
+    late = position_before_end(random.Random(SEED + 5), 3, 0.0, 0.0)
+    path = write_input(tmp_path, late)
+    assert solve.main([path]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == late.ply == go_board.MAX_PLY - 2
+    assert solve.main([path, "--ply", str(late.ply + 2)]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == late.ply + 2
+
+
+def test_solve_says_in_one_line_when_the_table_does_not_fit(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(solve.psutil, "virtual_memory",
+                        lambda: collections.namedtuple("Memory", "available")(2 * 10 ** 9))
+    assert solve.main(["--empty"]) == 2
+    assert capsys.readouterr() == ("", "solve: the table (--table-bits 28) needs 4.3 GB of memory, "
+                                   "but 2.0 GB is available; give a smaller --table-bits (slower) "
+                                   "or free memory\n")
 
 
 @pytest.mark.parametrize("text, ply", [("1\n00000\n", None), (None, 4), (None, 25)])

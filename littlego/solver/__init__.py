@@ -36,6 +36,7 @@ from littlego.solver.build import LIBRARY_PATH
 # its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
 # 2**28.
 DEFAULT_TABLE_BITS = 24
+TABLE_ENTRY_BYTES = 16
 BOOK_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
 # A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
