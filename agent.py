@@ -15,8 +15,8 @@ the JSON line the callers log (`log_decision`) and tools and tests read back (`r
 never the prose of other messages. Whatever fails inside `choose_move`, `decide` still gives a
 legal move (the best known, else `safe_move`).
 
-Callers: `my_player.py` (one move per process, the course's way) and `gtp_engine.py` (a GTP
-engine, one process per game); both read `Settings` once per call or game.
+Callers: `my_player.py` (one move per process, the course's way) and `littlego/gtp/engine.py`
+(a GTP engine, one process per game); both read `Settings` once per call or game.
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
