@@ -84,9 +84,9 @@ def words_of(command):
     return [PLACEHOLDERS.get(word, word) for word in words]
 
 
-def parse_only(arguments):
-    """Run `python PARSE_ONLY arguments` (a script path or `-m module`) from the checkout."""
-    return subprocess.run([sys.executable, "-c", PARSE_ONLY] + arguments, cwd=REPO_ROOT,
+def parse_only(arguments, python=sys.executable, cwd=REPO_ROOT):
+    """Run `python PARSE_ONLY arguments` (a script path or `-m module`) in `cwd`."""
+    return subprocess.run([str(python), "-c", PARSE_ONLY] + arguments, cwd=str(cwd),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=120)
 

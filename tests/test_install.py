@@ -8,11 +8,13 @@ Slow (each install builds in its own venv, setuptools fetched by pip's build iso
 """
 
 import os
+import shlex
 import subprocess
 import sys
 import zipfile
 
 import pytest
+import test_docs
 
 import littlego
 from littlego import cli
@@ -106,10 +108,14 @@ def test_the_sdist_installs_without_extras_and_every_subcommand_runs(release, tm
     work = tmp_path / "work"  # not the checkout: only the installed files answer
     work.mkdir()
     (work / "input.txt").write_text(EMPTY_BOARD_INPUT)
-    for name in cli.COMMANDS:
+    for name, command in cli.COMMANDS.items():
         done = run([littlego_command, name, "--help"], work)
         assert done.returncode == 0 and done.stderr == "", (name, done.stderr)
         assert done.stdout.startswith("usage: littlego {}".format(name)), name
+        # The example its --help ends with, parsed by the installed command (test_docs).
+        example = shlex.split(command.example)
+        done = test_docs.parse_only(["-m"] + example, bin_dir / "python", work)
+        assert done.stdout == "parsed by littlego {}\n".format(name), done.stderr
     answers = {}
     for name, words in SHORT_FORMS.items():
         arguments = [word.format(python=bin_dir / "python", dir=tmp_path) for word in words]
@@ -167,8 +173,8 @@ def test_without_a_compiler_the_solver_says_in_one_line_what_to_do(tmp_path):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == BUILDING.format(library) + (
         "solve: the compiled solver is missing and could not be built (false failed with exit "
-        "status 1 building {}): install a C compiler (gcc), then run `littlego build-solver`\n"
-        .format(library))
+        "status 1 building {}): it needs a C compiler (gcc) and a package directory it may write; "
+        "then run `littlego build-solver`\n".format(library))
     move, _ = move_of(bin_dir, tmp_path / "game", EMPTY_BOARD_INPUT)
     assert move == "2,2"
 

@@ -319,7 +319,8 @@ def test_a_library_that_cannot_be_built_is_one_line_saying_what_to_do(tmp_path, 
         solver.Solver(TEST_TABLE_BITS)
     assert str(raised.value) == (
         "the compiled solver is missing and could not be built (false failed with exit status 1 "
-        "building {}): install a C compiler (gcc), then run `littlego build-solver`".format(library))
+        "building {}): it needs a C compiler (gcc) and a package directory it may write; then run "
+        "`littlego build-solver`".format(library))
     assert not solver.available()
     assert solver.missing("solve")
     building = "littlego: compiling the exact solver (C) once, into {}\n".format(library)

@@ -49,8 +49,8 @@ SIZED_TABLE_BITS_AT_PLY_7 = 24
 Codes = collections.namedtuple("Codes", "yes no aborted illegal no_win not_a_move")
 EXPORT_PREFIX = "lg_"
 BUILDING = "littlego: compiling the exact solver (C) once, into {}"  # at its first use
-NOT_BUILT = ("the compiled solver is missing and could not be built ({}): install a C compiler "
-             "(gcc), then run `littlego build-solver`")
+NOT_BUILT = ("the compiled solver is missing and could not be built ({}): it needs a C compiler "
+             "(gcc) and a package directory it may write; then run `littlego build-solver`")
 # The extremes of a final stone difference.
 VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
 

@@ -11,7 +11,8 @@ loads nothing: the binding loads the library itself, when first asked.
 
 Where it is built: always on the machine that uses it, never shipped. The wheel is pure Python
 (`py3-none-any`) and carries the C sources; an installed package compiles them into its own
-directory at the solver's first use or by `littlego build-solver`. The flags are the compiler's
+directory at the solver's first use or by `littlego build-solver` (run by whoever may write
+that directory). The flags are the compiler's
 baseline for this CPU family, so a library copied with a venv to another machine of the same
 family still runs; `--native` (what `make solver` uses in a checkout, and what the figures in
 docs/benchmarks.md were measured with) adds -march=native, this CPU's own instructions.
