@@ -15,8 +15,8 @@ the JSON line the callers log (`log_decision`) and tools and tests read back (`r
 never the prose of other messages. Whatever fails inside `choose_move`, `decide` still gives a
 legal move (the best known, else `safe_move`).
 
-Callers: `my_player.py` (one move per process, the course's way) and `gtp_engine.py` (a GTP
-engine, one process per game); both read `Settings` once per call or game.
+Callers: `my_player.py` (one move per process, the course's way) and `littlego/gtp/engine.py`
+(a GTP engine, one process per game); both read `Settings` once per call or game.
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
@@ -107,7 +107,10 @@ MOVE_CPU_RANGE = (0.01, 3600.0)
 GAME_CPU_RANGE = (0.01, 36000.0)
 # Search processes at most (root parallelism gains little past the grader's few cores).
 MAX_WORKERS = 4
-WORKERS_RANGE = (0, MAX_WORKERS)  # 0: one per usable core (`usable_cores`)
+WORKERS_RANGE = (0, MAX_WORKERS)  # 0, the default: one per usable core (`usable_cores`)
+SEED_RANGE = (0, float("inf"))
+# A switch (LITTLEGO_BOOK, ...) is 0 or 1, nothing else.
+SWITCH_VALUES = {"0": False, "1": True}
 EXPLORATION_RANGE = (0.0, 100.0)
 LEAF_SOLVE_PLIES_RANGE = (0, MAX_PLY)
 BOOK_PLIES_RANGE = (0, MAX_PLY)
@@ -116,24 +119,39 @@ DEFAULT_LEAF_SOLVE_PLIES = 0
 
 
 def _flag(environ, name, default):
-    """The LITTLEGO_ switch `name`: "0" is off, any other value on, `default` when unset."""
-    text = environ.get(name)
-    return default if text is None else text != "0"
-
-
-def _setting(environ, name, default, kind, bounds):
-    """The LITTLEGO_ setting `name` as a `kind` within `bounds`; ValueError naming the fault."""
+    """The LITTLEGO_ switch `name`: "0" is off, "1" on, `default` when unset; ValueError naming
+    the variable and what it allows for anything else."""
     text = environ.get(name)
     if text is None:
         return default
+    if text not in SWITCH_VALUES:
+        raise ValueError("{}={!r}: allowed are 0 (off) and 1 (on)".format(name, text))
+    return SWITCH_VALUES[text]
+
+
+def _setting(environ, name, default, kind, bounds):
+    """The LITTLEGO_ setting `name` as a `kind` (int or float) within `bounds`, `default` when
+    unset; ValueError naming the variable and what it allows."""
+    text = environ.get(name)
+    if text is None:
+        return default
+    low, high = bounds
+    allowed = "{} {}".format("a whole number" if kind is int else "a number",
+                             "from {:g}".format(low) if high == float("inf")
+                             else "in {:g}..{:g}".format(low, high))
     try:
         value = kind(text)
     except ValueError:
-        raise ValueError("{}={!r} is not a number".format(name, text))
-    low, high = bounds
-    if not low <= value <= high:
-        raise ValueError("{}={!r} is not in {:g}..{:g}".format(name, text, low, high))
+        value = None
+    if value is None or not low <= value <= high:
+        raise ValueError("{}={!r}: allowed is {}".format(name, text, allowed))
     return value
+
+
+def seed_setting(environ):
+    """LITTLEGO_SEED (course_io.SEED_ENV), the seed our referee gives a game's players, as a
+    whole number, None when unset; ValueError naming the variable and what it allows."""
+    return _setting(environ, course_io.SEED_ENV, None, int, SEED_RANGE)
 
 
 class Settings(object):
@@ -147,8 +165,9 @@ class Settings(object):
                                  GAME_CPU_RANGE)
         self.workers = _setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) \
             or usable_cores()
-        seed = environ.get(course_io.SEED_ENV)
-        self.seed = int(seed) if seed else int.from_bytes(os.urandom(4), "little")
+        self.seed = seed_setting(environ)
+        if self.seed is None:
+            self.seed = int.from_bytes(os.urandom(4), "little")
         use_book = _flag(environ, "LITTLEGO_BOOK", True)
         self.book = opening_book.read() if use_book else opening_book.NO_BOOK
         self.book_plies = _setting(environ, "LITTLEGO_BOOK_PLIES", MAX_PLY, int, BOOK_PLIES_RANGE)

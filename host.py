@@ -5,7 +5,8 @@
     python3 host.py play --opponent P    play against a player in the terminal
     python3 host.py serve [--opponent P] play in the browser, replay saved games (127.0.0.1)
 
-The code lives in the `referee` package; `referee/cli.py` parses these command lines.
+The code lives in the `littlego.referee` package; `littlego/referee/cli.py` parses these command
+lines.
 """
 
 import sys

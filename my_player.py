@@ -6,10 +6,11 @@ Reading guide: `main` is the whole program, in the order it runs:
 3. `agent.decide` on the budget of the time manager (`agent.move_budget`);
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
    decision as one JSON line on stderr (`agent.log_decision`; `agent.read_decisions` reads it).
-`my_player.py --gtp` runs the GTP engine (`engine.py`) instead: the same agent, one
-process for the whole game. The agent itself, its settings and its budgets are in agent.py.
-Standard library only, Python 3.7: the grader runs this file (bundled, see
-littlego/grader/bundle.py) once per move.
+`command` is the program's door: it takes no arguments. The GTP engine (the same agent, one
+process for the whole game) is `littlego gtp`, not this file: the submission carries only what a
+graded move runs. The agent itself, its settings and its budgets are in agent.py.
+Standard library only, Python 3.7, and nothing from the `littlego` package: the grader runs this
+file (bundled, see littlego/grader/bundle.py) once per move.
 """
 
 import os
@@ -57,9 +58,16 @@ def main(directory="."):
     return 0
 
 
+def command(argv):
+    """The program as the grader calls it, `python3 my_player.py`: one move, `main`'s exit code.
+    Any argument is one line on stderr and exit 2 (`--gtp` is `littlego gtp`'s, not ours)."""
+    if argv:
+        agent.log("takes no arguments ({}): it plays one move from {} in the working "
+                  "directory; the GTP engine is `littlego gtp`".format(
+                      " ".join(argv), course_io.INPUT_FILE))
+        return 2
+    return main()
+
+
 if __name__ == "__main__":
-    from littlego.gtp import \
-        engine  # here, not above: the bundle's one-move call never loads the GTP engine
-    if sys.argv[1:] == [engine.GTP_FLAG]:
-        sys.exit(engine.main([]))
-    sys.exit(main())
+    sys.exit(command(sys.argv[1:]))

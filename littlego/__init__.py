@@ -10,5 +10,9 @@ then the package you need:
 - `bench`: speed benchmarks, the strength ladder and what it reads back;
 - `grader`: the grader's conditions: the bundle, its environment, the driver loop, the soak;
 - `paths`: where the project's files are.
-Nothing here is imported by a move (the bundle holds only the GTP engine, for `--gtp`).
+Nothing here is imported by a move, and the submission carries none of it.
 """
+
+# The package's version, its one home: pyproject.toml reads it from here (setuptools' `attr:`),
+# `littlego --version` and GTP `version` print it.
+__version__ = "0.4.0"

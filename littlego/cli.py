@@ -12,8 +12,11 @@ import importlib
 import signal
 import sys
 
+import littlego
+
 Command = collections.namedtuple("Command", "module mode summary example")
 HELP_FLAGS = ("-h", "--help")
+VERSION_FLAG = "--version"
 PROG = "littlego"
 
 
@@ -105,8 +108,8 @@ COMMANDS = collections.OrderedDict([
 
 def usage():
     width = max(len(name) for name in COMMANDS)
-    lines = ["usage: {} COMMAND [ARGS...]   ({} COMMAND --help for one)".format(PROG, PROG), "",
-             "commands:"]
+    lines = ["usage: {} COMMAND [ARGS...]   ({} COMMAND --help for one; {} {})".format(
+        PROG, PROG, PROG, VERSION_FLAG), "", "commands:"]
     lines += ["  {:{}}  {}".format(name, width, command.summary)
               for name, command in COMMANDS.items()]
     return "\n".join(lines)
@@ -136,6 +139,9 @@ def main(argv=None):
     if not argv or argv[0] in HELP_FLAGS or argv[0] == "help":
         print(usage())
         return 0 if argv else 2
+    if argv == [VERSION_FLAG]:
+        print("{} {}".format(PROG, littlego.__version__))
+        return 0
     if argv[0] not in COMMANDS:
         sys.stderr.write("{}: unknown command {!r} (see '{} --help')\n".format(
             PROG, argv[0], PROG))

@@ -61,9 +61,33 @@ def test_the_sane_ranges_hold_the_defaults_and_their_ends():
                                     agent.DEFAULT_LEAF_SOLVE_PLIES, agent.DEFAULT_KNOWLEDGE)
 
 
-@pytest.mark.parametrize("value, knowledge", [("0", False), ("1", True), ("yes", True)])
-def test_the_knowledge_switch_is_off_only_at_0(value, knowledge):
+@pytest.mark.parametrize("value, knowledge", [("0", False), ("1", True)])
+def test_the_knowledge_switch_is_0_or_1(value, knowledge):
     assert agent.Settings({"LITTLEGO_KNOWLEDGE": value}).knowledge is knowledge
+
+
+@pytest.mark.parametrize("name, value, allowed", [
+    ("LITTLEGO_SEED", "xyz", "allowed is a whole number from 0"),
+    ("LITTLEGO_SEED", "-1", "allowed is a whole number from 0"),
+    ("LITTLEGO_BOOK", "2", "allowed are 0 (off) and 1 (on)"),
+    ("LITTLEGO_SOLVER", "yes", "allowed are 0 (off) and 1 (on)"),
+    ("LITTLEGO_KNOWLEDGE", "", "allowed are 0 (off) and 1 (on)"),
+    ("LITTLEGO_WORKERS", "5", "allowed is a whole number in 0..4"),
+    ("LITTLEGO_MOVE_CPU", "fast", "allowed is a number in 0.01..3600"),
+    ("LITTLEGO_GAME_CPU", "nan", "allowed is a number in 0.01..36000"),
+    ("LITTLEGO_EXPLORATION", "-1", "allowed is a number in 0..100"),
+    ("LITTLEGO_BOOK_PLIES", "25", "allowed is a whole number in 0..24"),
+    ("LITTLEGO_LEAF_SOLVE_PLIES", "6.5", "allowed is a whole number in 0..24"),
+])
+def test_a_bad_setting_names_its_variable_and_what_is_allowed(name, value, allowed):
+    with pytest.raises(ValueError) as raised:
+        agent.Settings({name: value})
+    assert str(raised.value) == "{}={!r}: {}".format(name, value, allowed)
+
+
+def test_workers_0_is_the_default_one_per_usable_core():
+    assert agent.Settings({"LITTLEGO_WORKERS": "0"}).workers == agent.Settings({}).workers \
+        == agent.usable_cores()
 
 
 # ---- the opening book ---------------------------------------------------------------------

@@ -1,6 +1,9 @@
 """The `littlego` command (littlego/cli.py): every subcommand answers --help with its usage and
 an example, unknown words are one line and exit 2, and every Make target calls a real one."""
 
+import importlib.metadata
+import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -11,9 +14,9 @@ from littlego import cli
 from littlego.paths import REPO_ROOT
 
 
-def littlego(*words):
+def littlego(*words, env=None):
     return subprocess.run([sys.executable, "-m", "littlego"] + list(words), cwd=REPO_ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=120)
 
 
@@ -28,6 +31,31 @@ def test_no_command_is_the_overview_and_exit_2():
     done = littlego()
     assert done.returncode == 2
     assert done.stdout.startswith("usage: littlego COMMAND")
+
+
+def test_the_version_is_the_installed_distributions():
+    # The distribution's metadata took its version from littlego.__version__ (pyproject.toml).
+    done = littlego("--version")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "littlego {}\n".format(importlib.metadata.version("littlego"))
+    assert re.fullmatch(r"littlego \d+\.\d+\.\d+\n", done.stdout)
+
+
+@pytest.mark.parametrize("name", ["book", "verify-book"])
+def test_ray_without_its_extra_is_one_line_naming_the_extra(name):
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("Ray is installed here")
+    done = littlego(name, "--ray", "127.0.0.1:6379")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("littlego {}: --ray needs Ray, the cluster extra: "
+                           "pip install 'littlego[cluster]'\n".format(name))
+
+
+def test_an_opponent_with_a_bad_seed_is_one_line_naming_it():
+    done = littlego("opponent", "random", env=dict(os.environ, LITTLEGO_SEED="xyz"))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "littlego opponent: LITTLEGO_SEED='xyz': allowed is a whole number " \
+                          "from 0\n"
 
 
 def test_an_unknown_command_is_one_line_and_exit_2():

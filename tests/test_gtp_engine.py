@@ -1,4 +1,4 @@
-"""The GTP engine (gtp_engine.py, `my_player.py --gtp`): exact transcripts, then real games.
+"""The GTP engine (littlego/gtp/engine.py, `littlego gtp`): exact transcripts, then real games.
 
 The transcripts run the engine in-process on seeded settings; every answer is compared exactly.
 The games run it as a `gtp:` player under our referee, which judges every move independently,
@@ -21,6 +21,7 @@ from test_agent import HOPELESS, HOPELESS_BEFORE
 
 import agent
 import go_board
+import littlego
 import opening_book
 from littlego.gtp import engine as gtp_engine
 from littlego.gtp import lz_analyze, sgf_game
@@ -31,7 +32,8 @@ from littlego.referee.protocol import END_RESIGN
 from referee_support import LAST_PLY, LAST_PLY_BEFORE, REPO_ROOT
 
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")
-ENGINE_SPEC = "gtp:{} {} --gtp".format(sys.executable, PLAYER)
+ENGINE = (sys.executable,) + gtp_engine.COMMAND_WORDS
+ENGINE_SPEC = "gtp:" + " ".join(ENGINE)
 SMALL_BUDGET = {"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_SEED": "7"}
 GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
@@ -51,7 +53,7 @@ def test_the_administrative_commands():
                      "list_commands", "quit", "name"]) == (
         "= 2\n\n"
         "=7 Little-Go\n\n"
-        "= 1\n\n"
+        "= " + littlego.__version__ + "\n\n"
         "= true\n\n"
         "= false\n\n"
         "? unacceptable size\n\n"
@@ -174,7 +176,7 @@ def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
 
 def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
     env = dict(os.environ, **SMALL_BUDGET)
-    done = subprocess.run([sys.executable, PLAYER, gtp_engine.GTP_FLAG],
+    done = subprocess.run(list(ENGINE),
                           input="boardsize 5\ngenmove b\nshowboard\nquit\n", env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=60)
@@ -260,7 +262,7 @@ class EngineLines(object):
 
 def test_lz_analyze_streams_info_lines_until_the_next_command():
     env = dict(os.environ, **SMALL_BUDGET)
-    process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
+    process = subprocess.Popen(list(ENGINE), env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
     engine = EngineLines(process)

@@ -297,16 +297,34 @@ def test_importing_the_binding_and_its_build_loads_no_library():
     assert run.stdout == "None False\n"
 
 
-def test_a_missing_library_is_one_line_saying_how_to_build_it(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(solver, "LIBRARY_PATH", str(tmp_path / "liblittlego_solver.so"))
+def test_a_missing_library_is_built_at_first_use(tmp_path, monkeypatch, capsys):
+    library = tmp_path / "build" / "liblittlego_solver.so"
+    monkeypatch.setattr(solver, "LIBRARY_PATH", str(library))
     monkeypatch.setattr(solver, "_library", None)
+    monkeypatch.delenv("CC", raising=False)
+    with solver.Solver(TEST_TABLE_BITS) as search:
+        assert solver.analyse(Position(0, 0, WHITE, 24), search, None, False)["result"] == "win"
+    assert library.exists()
+    assert capsys.readouterr().err == (
+        "littlego: compiling the exact solver (C) once, into {}\n".format(library))
+
+
+def test_a_library_that_cannot_be_built_is_one_line_saying_what_to_do(tmp_path, monkeypatch,
+                                                                       capsys):
+    library = str(tmp_path / "liblittlego_solver.so")
+    monkeypatch.setattr(solver, "LIBRARY_PATH", library)
+    monkeypatch.setattr(solver, "_library", None)
+    monkeypatch.setenv("CC", "false")
     with pytest.raises(solver.Unavailable) as raised:
         solver.Solver(TEST_TABLE_BITS)
-    assert str(raised.value) == ("the compiled solver is not built: run `make solver` "
-                                 "(or `littlego build-solver`)")
+    assert str(raised.value) == (
+        "the compiled solver is missing and could not be built (false failed with exit status 1 "
+        "building {}): it needs a C compiler (gcc) and a package directory it may write; then run "
+        "`littlego build-solver`".format(library))
     assert not solver.available()
     assert solver.missing("solve")
-    assert capsys.readouterr().err == "solve: {}\n".format(raised.value)
+    building = "littlego: compiling the exact solver (C) once, into {}\n".format(library)
+    assert capsys.readouterr().err == building * 3 + "solve: {}\n".format(raised.value)
 
 
 FAKE_COMPILER = """#!{python}
@@ -377,6 +395,10 @@ def test_build_command_says_one_line_and_fails_with_status_1(tmp_path, monkeypat
     assert build.main(["--force", "--quiet"]) == 0
     assert capsys.readouterr().out == ""
     assert len(calls()) == 2
+    assert build.main(["--native"]) == 0  # opt-in tuning compiles even when up to date
+    assert capsys.readouterr().out == "{}: built\n".format(library)
+    assert [call[:len(build.CFLAGS) + 1] for call in calls()] == (
+        [list(build.CFLAGS) + ["-o"]] * 2 + [list(build.CFLAGS) + ["-march=native"]])
     failing, _ = fake_compiler(tmp_path, status=1)
     monkeypatch.setenv("CC", failing)
     assert build.main(["--force"]) == 1
@@ -455,6 +477,7 @@ def test_solve_prints_every_move_and_the_margin(tmp_path, capsys):
     _, half_points = endgame.ExactSolver().best_move(position)
     assert report["margin"] == half_points / 2.0
     assert report["nodes"] > 0 and report["cpu"] >= 0
+    assert report["ply"] == position.ply
 
 
 def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
@@ -471,12 +494,26 @@ def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
     assert sized["moves"] == told["moves"] and sized["result"] == told["result"]
 
 
-def test_solve_infers_the_ply_from_the_stones(tmp_path, capsys):
+def test_solve_infers_the_ply_from_the_stones_and_reports_it(tmp_path, capsys):
     position = Position().play(from_coord(2, 2)).play(from_coord(1, 1))
     path = write_input(tmp_path, position)
-    with solver.Solver(TEST_TABLE_BITS):  # the library is built
-        pass
     assert solve.position_of(path, None).ply == 3
+    # The JSON says which ply its result is for: the one inferred, or the one given.
+    late = position_before_end(random.Random(SEED + 5), 3, 0.0, 0.0)
+    path = write_input(tmp_path, late)
+    assert solve.main([path]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == late.ply == go_board.MAX_PLY - 2
+    assert solve.main([path, "--ply", str(late.ply + 2)]) == 0
+    assert json.loads(capsys.readouterr().out)["ply"] == late.ply + 2
+
+
+def test_solve_says_in_one_line_when_the_table_does_not_fit(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(solve.psutil, "virtual_memory",
+                        lambda: collections.namedtuple("Memory", "available")(2 * 10 ** 9))
+    assert solve.main(["--empty"]) == 2
+    assert capsys.readouterr() == ("", "solve: the table (--table-bits 28) needs 4.3 GB of memory, "
+                                   "but 2.0 GB is available; give a smaller --table-bits (slower) "
+                                   "or free memory\n")
 
 
 @pytest.mark.parametrize("text, ply", [("1\n00000\n", None), (None, 4), (None, 25)])

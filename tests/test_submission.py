@@ -155,9 +155,9 @@ from pkg import sub
 from pkg.inner import deep
 
 
-def main():
+def command(argv):
     import lazy
-    report = {"data": helper.load(), "relative": sub.VALUE}
+    report = {"argv": argv, "data": helper.load(), "relative": sub.VALUE}
     for name in ("my_player", "helper", "lazy", "pkg", "pkg.sub", "pkg.inner", "pkg.inner.deep"):
         module = sys.modules[name]
         report[name] = [module.__package__, os.path.relpath(module.__file__, helper.HERE),
@@ -205,10 +205,12 @@ def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_
     assert sorted(re.findall(r"^SOURCES\['([\w.]+)'\]", text, re.M)) == [
         "helper", "lazy", "my_player", "pkg", "pkg.inner", "pkg.inner.deep", "pkg.sub"]
     # Run from elsewhere: helper files are found beside the bundle, not in the current directory.
-    done = subprocess.run(["python3", str(out / "my_player3.py")], cwd=str(tmp_path), env=grader_env,
-                          stdout=subprocess.PIPE, universal_newlines=True, timeout=60)
+    done = subprocess.run(["python3", str(out / "my_player3.py"), "x"], cwd=str(tmp_path),
+                          env=grader_env, stdout=subprocess.PIPE, universal_newlines=True,
+                          timeout=60)
     assert done.returncode == 7
     assert json.loads(done.stdout) == {
+        "argv": ["x"],
         "data": {"answer": 42},
         "relative": "sub sees deep",
         "my_player": ["", "my_player.py", False],
@@ -222,6 +224,9 @@ def test_importer_gives_modules_their_names_packages_and_files(tmp_path, grader_
 
 
 BESIDE = "import os\nBOOK = os.path.join(os.path.dirname(__file__), 'book.json')\n"
+# The same file named through module-level names, as opening_book.py may write it.
+BESIDE_BY_NAMES = ("import os\nHERE = os.path.dirname(os.path.abspath(__file__))\n"
+                   "NAME = 'book.json'\nBOOK = os.path.join(HERE, NAME)\n")
 
 
 @pytest.mark.parametrize("files, message", [
@@ -232,14 +237,66 @@ BESIDE = "import os\nBOOK = os.path.join(os.path.dirname(__file__), 'book.json')
     ({"my_player.py": BESIDE, "book.json": "{"}, "book.json is not valid JSON"),
     ({"my_player.py": "import pkg\n", "pkg/__init__.py": BESIDE, "pkg/book.json": "{}"},
      "reads book.json from its package directory"),
+    ({"my_player.py": BESIDE_BY_NAMES}, "reads book.json beside itself, but there is no "),
+    ({"my_player.py": BESIDE.replace("json", "bin"), "book.bin": ""},
+     "my_player.py:2: opens book.bin beside itself, but the grader accepts only .json, .txt"),
+    ({"my_player.py": "import os\ndef path(name):\n"
+                      "    return os.path.join(os.path.dirname(__file__), name)\n"},
+     "my_player.py:3: opens a file beside itself whose name is not a string literal"),
 ], ids=["no entry", "relative beyond top", "namespace package", "missing helper",
-        "corrupt helper", "helper in a package"])
+        "corrupt helper", "helper in a package", "helper named by names",
+        "helper of a refused kind",
+        "helper name unreadable"])
 def test_build_refuses_what_cannot_be_bundled(tmp_path, files, message):
     repo = tmp_path / "repo"
     write_repo(repo, files)
     with pytest.raises(bundle.BuildError, match=re.escape(message)):
         bundle.build(str(repo), str(tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+
+
+def test_the_graders_python_builds_the_same_bytes(tmp_path, bundle_dir, grader_env):
+    """3.7 parses string literals as ast.Str, 3.8+ as ast.Constant: the helper file must be found
+    either way, so the submission is the same whichever Python builds it."""
+    env = dict(grader_env, PYTHONPATH=REPO_ROOT)
+    version = subprocess.run(["python3", "-c", "import sys; print(sys.version_info[:2])"], env=env,
+                             stdout=subprocess.PIPE, universal_newlines=True, check=True)
+    if version.stdout != "(3, 7)\n":
+        pytest.skip("no Python 3.7 on this machine (littlego grader-python)")
+    out = tmp_path / "built-on-3.7"
+    done = subprocess.run(["python3", "-m", "littlego", "submission", "--out", str(out)],
+                          cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(str(out))) == sorted(os.listdir(str(bundle_dir))) == [
+        "my_player3.py", "opening_book.txt"]
+    for name in os.listdir(str(out)):
+        assert (out / name).read_bytes() == (bundle_dir / name).read_bytes(), name
+
+
+def test_a_helper_the_bundle_cannot_carry_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    repo = tmp_path / "repo"
+    write_repo(repo, {"my_player.py": BESIDE.replace("json", "bin"), "book.bin": ""})
+    monkeypatch.setattr(bundle, "REPO_ROOT", str(repo))
+    assert bundle.main(["--out", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "littlego submission: {}:2: opens book.bin beside itself, but the grader accepts only "
+        ".json, .txt helper files\n".format(repo / "my_player.py"))
+
+
+def test_the_bundle_takes_no_arguments_and_says_where_gtp_is(tmp_path, bundle_dir, grader_env):
+    game = new_game_dir(tmp_path, bundle_dir)
+    (game / "input.txt").write_text(input_text(1, EMPTY, EMPTY))
+    done = subprocess.run(["python3", "my_player3.py", "--gtp"], cwd=str(game), env=grader_env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "my_player: takes no arguments (--gtp): it plays one move from input.txt in the working "
+        "directory; the GTP engine is `littlego gtp`\n")
+    assert not (game / "output.txt").exists()
 
 
 def test_python37_syntax_and_library_by_vermin(bundle_dir):

@@ -64,7 +64,7 @@ from littlego.solver import strategy
 
 # The agent as White after each of Black's losing first moves, and after the centre and a
 # third move that throws Black's win away (the opponent, alphabeta4, forced to play them):
-# rung name -> opponents/run.py's options.
+# rung name -> littlego/opponents/run.py's options.
 FORCED_OPENINGS = {plan.name: "--first-move " + plan.start[0]
                    + (" --mistake" if plan.after_mistakes else "")
                    for plan in strategy.STRATEGIES if plan.winner == WHITE}

@@ -11,15 +11,15 @@ Python 3.7, see littlego/bench/solver_reach.py); the opening book's size and the
 call that plays a book move on Python 3.7, with the committed book and a synthetic one of 800,000
 records (`--book-only` prints that section alone); and, when given, the time use of a
 `littlego/grader/driver_match.py` run, the agent's time use over the games of a default-budget
-ladder, and the ladders written by `littlego/bench/ladder.py` (a compact win-rate table per ladder,
-then each rung's full summary). Every speed figure is a median of repeats measured side by side in
+ladder, and the ladders written by `littlego/bench/ladder.py` (a compact win-rate table per ladder;
+each rung's full summary stays in its run directory, since its players' commands name this
+machine's paths). Every speed figure is a median of repeats measured side by side in
 this one run.
 """
 
 import argparse
 import collections
 import datetime
-import glob
 import json
 import os
 import platform
@@ -413,11 +413,6 @@ def main(argv=None):
     for ladder, results in ladders:
         sections.append(("Ladder ({}): the agent's win rates, 95% intervals".format(ladder),
                          lambda results=results: ladder_rows(results)))
-    for ladder in args.ladder:
-        for summary in sorted(glob.glob(os.path.join(ladder, "*", "summary.txt"))):
-            rung = os.path.basename(os.path.dirname(summary))
-            sections.append(("Ladder ({}): {}".format(ladder, rung),
-                             lambda path=summary: file_section(path)))
     with Progress(args.quiet).stage("bench", len(sections), "sections") as stage:
         for title, make_rows in sections:
             rows = make_rows()

@@ -1,4 +1,4 @@
-"""The agent as a GTP engine (Go Text Protocol, version 2): `python3 my_player.py --gtp`.
+"""The agent as a GTP engine (Go Text Protocol, version 2): `littlego gtp`.
 
 Reading guide: `serve` reads commands from stdin and writes answers to stdout; start at
 `GtpEngine.handle`, which answers one command line, and at `GtpEngine.genmove`, which runs the
@@ -46,14 +46,15 @@ import time
 
 import agent
 import go_board
+import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
 from littlego.gtp import lz_analyze, sgf_game
 from littlego.gtp.clock import Clock, ClockError
 
-GTP_FLAG = "--gtp"  # `my_player.py --gtp` runs this engine instead of playing one move
+# The words after a Python that start this engine (`python -m littlego gtp`, for players and GUIs).
+COMMAND_WORDS = ("-m", "littlego", "gtp")
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "Little-Go"
-ENGINE_VERSION = "1"
 # GTP columns skip the letter I; rows count from the bottom, starting at 1.
 COLUMN_LETTERS = "ABCDEFGHJ"[:SIZE]
 GTP_PASS = "pass"
@@ -174,7 +175,7 @@ class GtpEngine(object):
         self.commands = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
             "name": lambda args: ENGINE_NAME,
-            "version": lambda args: ENGINE_VERSION,
+            "version": lambda args: littlego.__version__,
             "known_command": self.known_command,
             "list_commands": lambda args: "\n".join(sorted(self.commands)),
             "boardsize": self.boardsize,
@@ -577,7 +578,7 @@ def serve(engine, read=sys.stdin, write=sys.stdout):
 
 
 def main(argv=None):
-    """`my_player.py --gtp` and `littlego gtp`: a GTP engine on stdin and stdout."""
+    """`littlego gtp`: a GTP engine on stdin and stdout."""
     argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     try:
         settings = agent.Settings(os.environ)

@@ -7,7 +7,7 @@
 competition_type = 'playoff'
 
 description = """
-Little-Go (my_player.py --gtp) against GNU Go 3.8 level 10 at a low budget.
+Little-Go (littlego gtp) against GNU Go 3.8 level 10 at a low budget.
 """
 
 import os

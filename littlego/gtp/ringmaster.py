@@ -28,8 +28,8 @@ from sgfmill import sgf, sgf_moves
 
 import go_board
 from littlego.grader.interpreters import find_python
-from littlego.gtp.engine import score_text
-from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
+from littlego.gtp.engine import COMMAND_WORDS, score_text
+from littlego.paths import REPO_ROOT, RUNS_DIR
 
 CONTROL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "littlego_vs_gnugo.ctl")
 COMPETITION = os.path.splitext(os.path.basename(CONTROL_FILE))[0]
@@ -75,7 +75,7 @@ def run_tournament(out_dir, games, gomill_dir=GOMILL_DIR, timeout=None):
     shutil.copyfile(CONTROL_FILE, control)
     env = dict(os.environ, PYTHONPATH=gomill_dir)
     env[ENGINE_VARIABLE] = " ".join(shlex.quote(word) for word in (
-        sys.executable, MY_PLAYER, "--gtp"))
+        (sys.executable,) + COMMAND_WORDS))
     env[GNUGO_VARIABLE] = shlex.quote(gnugo)
     ringmaster = [python2, script, control]
     subprocess.run(ringmaster + ["reset"], env=env, check=True, timeout=timeout)

@@ -13,7 +13,7 @@ the move's seed; the player's own choice when there is none.
 `--book-through` makes the player's moves through that ply the book's proven winning ones where
 the book has one (the ladder's deep-* rungs: a strong Black that finds its first only-moves,
 then plays on as itself).
-A malformed input.txt prints one line to stderr and exits with status 2.
+A malformed input.txt or LITTLEGO_SEED prints one line to stderr and exits with status 2.
 """
 
 import argparse
@@ -21,8 +21,9 @@ import os
 import random
 import sys
 
+import agent
 import opening_book
-from course_io import SEED_ENV, InputError, read_input, write_output
+from course_io import InputError, read_input, write_output
 from go_board import MAX_PLY, Position, move_from_text
 from littlego.opponents import BUILTIN_PLAYERS
 from step_storage import restore_ply, save_after_move
@@ -41,16 +42,15 @@ def move_seed(seed, ply):
     return seed * (MAX_PLY + 1) + ply
 
 
-def seed_from_environment():
-    """The referee's seed of this game (LITTLEGO_SEED, as agent.Settings reads it), or None."""
-    text = os.environ.get(SEED_ENV, "")
-    return int(text) if text.isdigit() else None
-
-
 def main(argv=None):
+    try:
+        environment_seed = agent.seed_setting(os.environ)
+    except ValueError as error:
+        sys.stderr.write("littlego opponent: {}\n".format(error))
+        return INPUT_ERROR_STATUS
     parser = argparse.ArgumentParser(description="Play one move of a built-in opponent.")
     parser.add_argument("name", choices=sorted(BUILTIN_PLAYERS))
-    parser.add_argument("--seed", type=int, default=seed_from_environment(),
+    parser.add_argument("--seed", type=int, default=environment_seed,
                         help="replay exactly (default: $LITTLEGO_SEED, which the referee sets "
                         "per game, else os.urandom)")
     parser.add_argument("--opponent-move-cpu", type=float, metavar="SECONDS",

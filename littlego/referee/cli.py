@@ -87,7 +87,7 @@ def serve_parser():
         description="Play Little-Go against a player in the browser, and replay the SGF games "
                     "saved under the runs directory. Listens on 127.0.0.1 only.")
     parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
-                                                         "engine, my_player.py --gtp)")
+                                                         "engine, littlego gtp)")
     parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
                         help="your colour in the first game (default 1; the page can change it)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,

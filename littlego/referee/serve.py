@@ -32,8 +32,7 @@ from urllib.parse import parse_qs, urlparse
 import agent
 import course_io
 import go_board
-from littlego.gtp.engine import GTP_FLAG, score_text
-from littlego.paths import MY_PLAYER
+from littlego.gtp.engine import COMMAND_WORDS, score_text
 from littlego.referee import judge, move_results, rules
 from littlego.referee.players import LOG_SUFFIX, make_player
 from littlego.referee.protocol import MoveLimits
@@ -53,12 +52,12 @@ ANALYSIS_CPU_SECONDS = 2.0
 ANALYSIS_WAIT_SECONDS = 1.0
 
 
-AGENT_NAME = "Little-Go agent (my_player.py --gtp)"  # the default opponent's name on the page
+AGENT_NAME = "Little-Go agent (littlego gtp)"  # the default opponent's name on the page
 
 
 def default_opponent(python):
     """The agent as a GTP engine: one process for the game, keeping what it can between moves."""
-    return "gtp:{} {} {}".format(python, MY_PLAYER, GTP_FLAG)
+    return "gtp:{} {}".format(python, " ".join(COMMAND_WORDS))
 
 
 def board_rows(position):

@@ -3,8 +3,8 @@
 Reading guide: start at `Solver` (one C search context: its transposition table survives
 between questions, so related questions get cheaper) and `analyse` (every legal move's result
 as one JSON object, what `littlego solve` prints). This module is the one door from Python to
-the C code (src/api.c): it loads build.LIBRARY_PATH (built by build.py: `make solver`,
-`littlego build-solver`) with ctypes when first asked, never at import, and owns the scoring
+the C code (src/api.c): it loads build.LIBRARY_PATH with ctypes when first asked, never at
+import, compiling it first (build.py) when it is missing, as in a fresh `pip install`, and owns the scoring
 rule's komi through go_board (the C search only compares stone differences with a threshold).
 Both sides of the door use the same words (`table_bits`, `winning_move`, `symmetry_from`,
 PASS), and the door's codes (`Codes`) are read from the library, which exports src/api.h's.
@@ -36,6 +36,7 @@ from littlego.solver.build import LIBRARY_PATH
 # its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
 # 2**28.
 DEFAULT_TABLE_BITS = 24
+TABLE_ENTRY_BYTES = 16
 BOOK_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
 # A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
@@ -47,13 +48,16 @@ SIZED_TABLE_BITS_AT_PLY_7 = 24
 # refuse), no_win (no move wins), and not_a_move (the `move` for the position itself).
 Codes = collections.namedtuple("Codes", "yes no aborted illegal no_win not_a_move")
 EXPORT_PREFIX = "lg_"
-NOT_BUILT = "the compiled solver is not built: run `make solver` (or `littlego build-solver`)"
+BUILDING = "littlego: compiling the exact solver (C) once, into {}"  # at its first use
+NOT_BUILT = ("the compiled solver is missing and could not be built ({}): it needs a C compiler "
+             "(gcc) and a package directory it may write; then run `littlego build-solver`")
 # The extremes of a final stone difference.
 VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
 
 
 class Unavailable(Exception):
-    """The compiled library is missing (NOT_BUILT says how to build it) or cannot be loaded."""
+    """The compiled library is missing and cannot be built (NOT_BUILT says what to do), or cannot
+    be loaded."""
 
 
 _library = None
@@ -61,11 +65,16 @@ _codes = None
 
 
 def _load():
-    """`(library, codes)`, loaded once; Unavailable when the library is missing or unloadable."""
+    """`(library, codes)`, loaded once, the library built first when it is missing (one line on
+    stderr says so); Unavailable when it cannot be built or loaded."""
     global _library, _codes
     if _library is None:
         if not os.path.exists(LIBRARY_PATH):
-            raise Unavailable(NOT_BUILT)
+            sys.stderr.write(BUILDING.format(LIBRARY_PATH) + "\n")
+            try:
+                build.build(LIBRARY_PATH)
+            except build.BuildError as error:
+                raise Unavailable(NOT_BUILT.format(error))
         try:
             library = ctypes.CDLL(LIBRARY_PATH)
         except OSError as error:

@@ -194,7 +194,7 @@ def add_seam(path, slips, table_bits, progress):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if solver.missing("build_book"):
+    if executors.ray_missing("littlego book", args.ray) or solver.missing("littlego book"):
         return 2
     progress = Progress(args.quiet)
     if args.seam_only:

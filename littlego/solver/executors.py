@@ -2,16 +2,30 @@
 
 Start at `run`: `run(function, argument_list, jobs, ray_address, done)` calls
 `function(*arguments)` for each entry, on `jobs` local worker processes or on the Ray cluster
-at `ray_address` (`make install-cluster`), and hands each result to `done(arguments, result)`
+at `ray_address` (the `cluster` extra: `make install-cluster`; `ray_missing` is the commands'
+check that it is installed), and hands each result to `done(arguments, result)`
 as it arrives, in the order they finish. ^C or SIGTERM stops the workers and raises
 KeyboardInterrupt, so a caller that saved each result in `done` resumes where it stopped.
 """
 
 import concurrent.futures
+import importlib.util
 import multiprocessing
 import signal
+import sys
 
 from littlego.paths import REPO_ROOT
+
+RAY_MISSING = "--ray needs Ray, the cluster extra: pip install 'littlego[cluster]'"
+
+
+def ray_missing(command, ray_address):
+    """For a command given `--ray ADDRESS`: False when Ray is installed (or no address was given),
+    else True after one line on stderr naming `command` and the extra to install."""
+    if ray_address and importlib.util.find_spec("ray") is None:
+        sys.stderr.write("{}: {}\n".format(command, RAY_MISSING))
+        return True
+    return False
 
 
 class RayExecutor(object):

@@ -5,22 +5,28 @@ Usage: littlego solve (INPUT | --empty) [--ply N] [--margins] [--cpu SECONDS] [-
 INPUT is a course input.txt (the side to move, the previous board, the current board). N is the
 ply about to be played (1-24); without it, the smallest ply the stones allow for the side to
 move (step_storage's rule), which is the true ply unless stones were captured or passes made.
-Prints `{"result": "win", "moves": {"2,3": "win", "PASS": "loss", ...}, "margin": ...,
-"nodes": ..., "cpu": ...}` (solver.analyse): the side to move's result, every legal move's
-result, with --margins the exact margins in points (komi included) of the position and of each
-move, the nodes searched and the CPU seconds. Exit 2 with one line on stderr for bad input, a
-missing build (`make solver`) or a CPU limit reached.
+Prints `{"ply": 1, "result": "win", "moves": {"2,3": "win", "PASS": "loss", ...},
+"margin": ..., "nodes": ..., "cpu": ...}` (solver.analyse): the ply it assumed, the side to
+move's result, every legal move's result, with --margins the exact margins in points (komi
+included) of the position and of each move, the nodes searched and the CPU seconds. Exit 2 with
+one line on stderr for bad input, a solver that cannot be built, a table larger than the memory
+available (the empty board's takes 4 GB: 2**28 entries of TABLE_ENTRY_BYTES) or a CPU limit
+reached.
 """
 
 import argparse
 import json
 import sys
 
+import psutil
+
 import course_io
 import endgame
 import go_board
 import step_storage
 from littlego import solver
+
+GIGABYTE = 1e9
 
 
 def parse_args(argv):
@@ -52,14 +58,27 @@ def position_of(path, ply):
     return go_board.Position(current[0], current[1], colour, ply, previous[0], previous[1])
 
 
+def check_memory(table_bits):
+    """MemoryError, in words, when the table of 2**table_bits entries does not fit in the memory
+    available now (the search would swap for hours or be killed)."""
+    needed = solver.TABLE_ENTRY_BYTES << table_bits
+    available = psutil.virtual_memory().available
+    if needed > available:
+        raise MemoryError("the table (--table-bits {}) needs {:.1f} GB of memory, but {:.1f} GB is "
+                          "available; give a smaller --table-bits (slower) or free memory".format(
+                              table_bits, needed / GIGABYTE, available / GIGABYTE))
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         position = go_board.Position() if args.empty else position_of(args.input, args.ply)
         table_bits = (solver.table_bits_for_position(position)
                       if args.table_bits is None else args.table_bits)
+        check_memory(table_bits)
         with solver.Solver(table_bits) as search:
             report = solver.analyse(position, search, args.cpu, args.margins)
+        report["ply"] = position.ply
     except (ValueError, solver.Unavailable, MemoryError) as error:
         sys.stderr.write("solve: {}\n".format(error))
         return 2

@@ -127,7 +127,8 @@ def report(name, checked, failures, stats):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if solver.missing("verify_book"):
+    if (executors.ray_missing("littlego verify-book", args.ray)
+            or solver.missing("littlego verify-book")):
         return 2
     progress = Progress(args.quiet)
     try:
@@ -153,7 +154,7 @@ def main(argv=None):
                     stage.write(report(name, checked, failures, stats))
                     stage.advance()
     except KeyboardInterrupt:
-        print("verify_book: interrupted", file=sys.stderr)
+        print("littlego verify-book: interrupted", file=sys.stderr)
         return 130
     return 1 if failed else 0
 
