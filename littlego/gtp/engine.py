@@ -351,7 +351,7 @@ class GtpEngine(object):
             raise GtpFailure("syntax error")
         text = sgf_game.write_game(
             self.start, [(ply.before.to_move, ply.move) for ply in self.plies],
-            "{}:{}".format(ENGINE_NAME, ENGINE_VERSION),
+            "{}:{}".format(ENGINE_NAME, littlego.__version__),
             score_text(self.position) if self.position.is_over else None)
         if not args:
             return text.rstrip("\n")
