@@ -195,10 +195,14 @@ def decide(python, positions, jobs, progress):
     runs = [subprocess.Popen([python, "-c", DECIDE_SCRIPT, str(PROCESS_START_CPU)],
                              cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              universal_newlines=True) for _ in chunks]
+    for run, chunk in zip(runs, chunks):  # every run gets its positions before any is read
+        run.stdin.write(json.dumps(chunk))
+        run.stdin.close()
     answers = []
     with progress.stage("decisions", len(fields), "positions") as stage:
         for run, chunk in zip(runs, chunks):
-            out, _ = run.communicate(json.dumps(chunk))
+            out = run.stdout.read()
+            run.wait()
             if run.returncode:
                 raise RuntimeError("the decision run exited with {}".format(run.returncode))
             answers.append(json.loads(out))
