@@ -57,8 +57,8 @@ MIN_SEARCH_CPU = 0.2
 SOLVER_MOVE_WEIGHT = 0.5
 # Share of a move's budget the exact search may use before MCTS takes over, at its first ply
 # (endgame.EXACT_PLIES_LEFT plies left), where MCTS still plays well when the proof runs long.
-# Nearer the end (FULL_SOLVER_PLIES_LEFT plies left or fewer: White's first ply past its book,
-# and every ply after Black's) the exact search gets all but MCTS's floor: there strong
+# Nearer the end (FULL_SOLVER_PLIES_LEFT plies left or fewer: every ply past the book, from
+# White's ply 12 and Black's ply 13 on) the exact search gets all but MCTS's floor: there strong
 # opponents steer into knife edges, where one move wins, the proof takes the longest and MCTS
 # on what is left rarely finds that move (littlego handover, docs/strength.md).
 SOLVER_SHARE = 0.6

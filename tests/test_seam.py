@@ -7,6 +7,8 @@ left unanswered is one whose first move in the search's order wins, and verify-b
 finds the answers missing from a book without them.
 """
 
+import random
+
 import pytest
 from test_endgame import knife_edge
 from test_strategy import SEED, TABLE_BITS, small_strategy, walked
@@ -15,6 +17,7 @@ import endgame
 import opening_book
 from go_board import BLACK, WHITE, from_coord
 from littlego import solver
+from littlego.bench import handover
 from littlego.solver import seam, strategy
 
 HEADER = {"answered_plies": {BLACK: 0, WHITE: 0}}
@@ -71,3 +74,46 @@ def test_seam_answers_win_where_the_first_move_loses_and_only_there(tmp_path, se
         if move is not None:
             child = dict(endgame.ExactSolver().root_moves(position))[move]
             assert endgame.ExactSolver().move_wins(position, child), position
+
+
+# ---- the committed book's seam --------------------------------------------------------------
+
+def test_the_book_answers_the_knife_edge_with_its_only_winning_move():
+    assert opening_book.read().lookup(knife_edge()) == from_coord(3, 0)
+
+
+# Seeded lines to the committed book's seam, Black (the loser) seeking knife edges: the seam
+# positions the book answers there, each answer proven by the Python exact search.
+SEAM_LINES = 24
+SEAM_SEED = 36
+
+
+def answered_seam_positions(lines, seed):
+    book = opening_book.read()
+    rng = random.Random(seed)
+    plan = strategy.STRATEGIES[1 + seed % 5]  # one of White's after a losing first move
+    found = []
+    with solver.Solver(TABLE_BITS) as search:
+        for _ in range(lines):
+            position = strategy.position_after(plan.start)
+            while position.ply < seam.seam_ply(plan) and not position.is_over:
+                if position.to_move == plan.winner:
+                    move = book.lookup(position)
+                elif position.ply >= handover.ADVERSARY_FROM_PLY:
+                    move = handover.adversary_move(search, position, rng)
+                else:
+                    move = rng.choice(position.legal_moves())
+                position = position.play(move)
+            if not position.is_over and book.lookup(position) is not None:
+                found.append((position, book.lookup(position)))
+    return found
+
+
+def test_the_books_seam_answers_on_knife_edge_lines_win_for_the_python_solver():
+    found = answered_seam_positions(SEAM_LINES, SEAM_SEED)
+    assert len(found) >= 5
+    for position, move in found:
+        python = endgame.ExactSolver()
+        assert python.move_wins(position, dict(python.root_moves(position))[move]), position
+        first = python.root_moves(position)[0]
+        assert not endgame.ExactSolver().move_wins(position, first[1])  # why it is answered
