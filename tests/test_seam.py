@@ -115,5 +115,3 @@ def test_the_books_seam_answers_on_knife_edge_lines_win_for_the_python_solver():
     for position, move in found:
         python = endgame.ExactSolver()
         assert python.move_wins(position, dict(python.root_moves(position))[move]), position
-        first = python.root_moves(position)[0]
-        assert not endgame.ExactSolver().move_wins(position, first[1])  # why it is answered

@@ -11,8 +11,8 @@ and a strong opponent steers into exactly those. The compiled solver says which 
 fraction of that, so every seam position (`positions`: every one the loser can reach while the
 winner follows the book, at the winner's first ply past the strategy's last) whose first move in
 that order loses gets a book answer (`losing_first`): the first winning move in that order, the
-move the exact search would have found, without the search. They are few: about one seam
-position in 150 on uniform lines.
+move the exact search would have found, without the search. An answer serves every position
+with the same book key (its symmetric images too, whose search order differs).
 """
 
 import time
