@@ -70,7 +70,7 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert code == 0
     assert {record["source"] for record in records} <= set(handover.SOURCES)
-    assert len(records) >= 9 and all(record["decided"] and not record["thrown"]
+    assert len(records) >= 6 and all(record["decided"] and not record["thrown"]
                                      for record in records)
     assert all(record["cpu"] <= record["budget"] for record in records)
     whole = lines[-1]
