@@ -24,7 +24,8 @@ import go_board
 import littlego
 import opening_book
 from littlego.gtp import engine as gtp_engine
-from littlego.gtp import lz_analyze, sgf_game
+from littlego.analysis import live
+from littlego.gtp import sgf_game
 from littlego.referee import judge
 from littlego.referee.match import run_match
 from littlego.referee.protocol import END_RESIGN
@@ -326,9 +327,9 @@ def test_lz_analyze_min_and_max_moves():
     request = gtp_engine.AnalyzeRequest(["interval", "10", "minmoves", "7", "maxmoves", "4"])
     assert (request.interval, request.minmoves, request.maxmoves) == (0.1, 7, 4)
     legal = go_board.Position().legal_moves()
-    searched = [lz_analyze.Candidate(12, 90, 1.0, True, [12, 7]),
-                lz_analyze.Candidate(7, 30, 0.25, False, [7]),
-                lz_analyze.Candidate(0, 5, 0.2, False, [0, 12])]
+    searched = [live.Candidate(12, 90, 1.0, True, [12, 7]),
+                live.Candidate(7, 30, 0.25, False, [7]),
+                live.Candidate(0, 5, 0.2, False, [0, 12])]
     padded = parse_info_line(gtp_engine.info_text(searched, legal, 5))
     assert [(block["move"], block["visits"], block["winrate"]) for block in padded] == [
         (12, 90, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 0), (2, 0, 0)]

@@ -408,7 +408,7 @@ def test_a_book_move_loads_neither_the_search_nor_the_gtp_engine(tmp_path):
     loaded = set(report["modules"])
     assert {"agent", "opening_book", "course_io", "step_storage"} <= loaded
     assert not loaded & {"mcts.parallel", "mcts.go_game", "littlego", "littlego.gtp.engine",
-                         "littlego.gtp.lz_analyze", "tempfile", "random"}
+                         "littlego.analysis.live", "tempfile", "random"}
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):

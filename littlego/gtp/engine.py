@@ -26,9 +26,9 @@ Each genmove logs the decision (`agent.decision_record`) as one JSON line on std
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
 `lz-analyze` (Leela Zero's analysis command in every argument form KataGo documents, as Sabaki,
 Lizzie and LizGoban send it: `AnalyzeRequest`) answers `=` and then streams `info move ...`
-lines (`info_text`; the analysis itself is lz_analyze.py, in slices of wall time) until the
-next command or a bare newline arrives, which `CommandReader.waiting` notices between slices;
-an empty line ends the stream.
+lines (`info_text`; the analysis itself is littlego/analysis/live.py, in slices of wall time)
+until the next command or a bare newline arrives, which `CommandReader.waiting` notices between
+slices; an empty line ends the stream.
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
 lost with a known try says so on stderr, which GUIs show in their console: one line
 (`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
@@ -48,7 +48,8 @@ import agent
 import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
-from littlego.gtp import lz_analyze, sgf_game
+from littlego.analysis import live
+from littlego.gtp import sgf_game
 from littlego.gtp.clock import Clock, ClockError
 
 # The words after a Python that start this engine (`python -m littlego gtp`, for players and GUIs).
@@ -386,7 +387,7 @@ class GtpEngine(object):
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
         colour = self.position.to_move if request.colour is None else request.colour
-        analysis = lz_analyze.Analysis(with_mover(self.position, colour), self.settings,
+        analysis = live.Analysis(with_mover(self.position, colour), self.settings,
                                        self.solver_table)
         return AnalysisStream(analysis, request)
 
@@ -453,7 +454,7 @@ def info_text(candidates, legal, minmoves=0, maxmoves=None):
     0..10000 for the side to move (the prior is uniform over the `legal` moves: the search has
     no policy)."""
     listed = {candidate.move for candidate in candidates}
-    padding = [lz_analyze.Candidate(move, 0, 0.0, False, [move]) for move in legal
+    padding = [live.Candidate(move, 0, 0.0, False, [move]) for move in legal
                if move not in listed]
     candidates = list(candidates) + padding[:max(minmoves - len(candidates), 0)]
     moves = len(legal)
@@ -478,7 +479,7 @@ def try_note(position, best_try):
 class AnalysisStream(object):
     """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
     `request.interval` seconds while the analysis works in slices of at most
-    ANALYSIS_SLICE_SECONDS of wall time (lz_analyze.Analysis.step), and ends as soon as
+    ANALYSIS_SLICE_SECONDS of wall time (live.Analysis.step), and ends as soon as
     `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
     its `try_note` goes to stderr (agent.log), once."""
 

@@ -1,9 +1,10 @@
-"""Proven results of every legal move, for the board page (referee/serve.py, GET /api/analysis).
+"""Proven results of every legal move, for the board page (board/server.py, GET /api/analysis).
 
 Start at `move_results(position, cpu_limit)`. It asks three sources in turn and the first that
 proves something answers; the others are not asked:
-1. the compiled exact solver (`solver_moves`): the package `solver` at the repository root,
-   when it is importable and built (`solver.available()`); it answers for every move at once.
+1. the compiled exact solver (`solver_moves`): the package `littlego.solver`, loaded by name
+   (importlib, SOLVER_MODULE) when first asked, so that a test can put a fake in its place in
+   sys.modules; used when it is built (`solver.available()`); it answers for every move at once.
 2. the Python exact search (`search_moves`, endgame.ExactSolver) when at most
    endgame.EXACT_PLIES_LEFT plies are left: win or loss of each move, then each move's exact
    margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is

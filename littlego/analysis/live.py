@@ -1,6 +1,6 @@
-"""The GTP engine's live analysis (`lz-analyze`, Leela Zero's command as Sabaki and Lizzie use
-it): what the agent makes of every move of one position, refined slice by slice until the
-controller sends its next command.
+"""Live analysis: what the agent makes of every move of one position, refined slice by slice;
+the GTP engine presents it as `lz-analyze` (Leela Zero's command as Sabaki and Lizzie use it)
+until the controller sends its next command.
 
 Start at `Analysis.step`, one slice of work, and `Analysis.candidates`, what is known after it.
 Certainties come first: the opening book's entry (its move a proven win; or a try, the
