@@ -15,9 +15,9 @@ import go_board
 import opening_book
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego import solver as compiled_solver  # the real one: tests swap fakes in under its name
-from littlego.bench.positions import position_before_end
 from littlego.analysis import move_results
 from littlego.analysis.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
+from littlego.bench.positions import position_before_end
 
 from endgame_reference import ReferenceSolver
 

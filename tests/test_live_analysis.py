@@ -20,7 +20,8 @@ SLICE = 0.05
 def analysed(position, simulations, environ=SETTINGS):
     """The analysis after slices enough for `simulations` (whatever the machine's speed), or
     until it has nothing left to do."""
-    analysis = Analysis(position, agent.Settings(environ), {})
+    settings = agent.Settings(environ)
+    analysis = Analysis(position, settings, agent.read_book(settings), {})
     while analysis.simulations < simulations and analysis.step(SLICE):
         pass
     return analysis

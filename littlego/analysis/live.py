@@ -37,18 +37,19 @@ Candidate = collections.namedtuple("Candidate", "move visits value proven pv")
 
 
 class Analysis(object):
-    """The analysis of `position` under the agent's `settings`, proofs kept in `solver_table`.
+    """The analysis of `position` under the agent's `settings` and `book` (agent.read_book's),
+    proofs kept in `solver_table`.
     `best_try` is `(move, opponent_wins)` once the position is known lost with a try (as
     endgame.ExactSolver.best_try gives it), else None."""
 
-    def __init__(self, position, settings, solver_table):
+    def __init__(self, position, settings, book, solver_table):
         self.position = position
         self.settings = settings
         self.solver_table = solver_table
         self.moves = position.legal_moves()  # none once the game is over
         self.proofs = {}  # move -> core.WIN or core.LOSS for the side to move
         self.best_try = None
-        entry = settings.book.entry(position)
+        entry = book.entry(position)
         if entry is not None and entry.move in self.moves:
             if entry.opponent_wins:  # a try: the position is lost, whatever is played
                 self.proofs = dict.fromkeys(self.moves, core.LOSS)
