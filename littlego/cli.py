@@ -2,10 +2,10 @@
 
 Start at `COMMANDS`, the whole command in one table: each subcommand names the module whose
 `main(argv)` runs it, what it is for and an example, which `littlego NAME --help` prints after
-the module's own help. A module is imported only when its subcommand runs, so `littlego --help`
-and the fast commands load nothing else. The referee's modes (`play`, `match`, `serve`,
-`judge`) are `host.py`'s, the course's own program, passed its mode word (`serve`, the browser
-board, lives apart from the referee, in littlego/board).
+the module's own help. A module is loaded by name (importlib) only when its subcommand runs, so
+`littlego --help` and the fast commands load nothing else. The referee's modes (`play`,
+`match`, `serve`, `judge`) are `host.py`'s, the course's own program, passed its mode word
+(`serve`, the browser board, lives apart from the referee, in littlego/board).
 """
 
 import collections

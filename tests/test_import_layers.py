@@ -131,3 +131,25 @@ def test_the_board_stands_on_the_analysis_and_the_referee():
     graph = package_graph()
     assert {"littlego.analysis", "littlego.referee"} <= graph["littlego.board"]
     assert "littlego.analysis" in graph["littlego.gtp"]
+
+
+def loads_by_name(path):
+    """Whether the module at `path` imports a module by name at run time (importlib's
+    import_module or __import__), an edge no import statement shows."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if name in ("import_module", "__import__"):
+                return True
+    return False
+
+
+def test_a_module_that_loads_another_by_name_says_so_in_its_reading_guide():
+    loaders = {module: path for module, path in module_files().items() if loads_by_name(path)}
+    assert {"littlego.cli", "littlego.analysis.move_results"} <= set(loaders)
+    for module, path in sorted(loaders.items()):
+        with open(path, encoding="utf-8") as handle:
+            guide = ast.get_docstring(ast.parse(handle.read(), path)) or ""
+        assert "by name" in guide, module
