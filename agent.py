@@ -9,13 +9,14 @@ pipeline, in the order it runs:
 4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
    in a proven loss);
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
-Every caller gets a move's budget the same way (`plan_move`: the time manager's
-`move_budget`, from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the
-process tree's CPU clock (mcts/budget.py: `tree_cpu_seconds`, the clock the grader meters),
-which is what `decide` takes; the exact search's deadline is on that clock too. The result is a `Decision` (the move, its source, what backs it), which `decision_record` turns into
-the JSON line the callers log (`log_decision`) and tools and tests read back (`read_decisions`),
-never the prose of other messages. Whatever fails inside `choose_move`, `decide` still gives a
-legal move (the best known, else `safe_move`).
+Every caller gets a move's budget the same way (`plan_move`: the time manager's `move_budget`,
+from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
+CPU clock (mcts/budget.py: `tree_cpu_seconds`, the clock the grader meters), which is what
+`decide` takes; the exact search's deadline is on that clock too. The result is a `Decision`
+(the move, its source, what backs it), which `decision_record` turns into the JSON line the
+callers log (`log_decision`) and tools and tests read back (`read_decisions`), never the prose
+of other messages. Whatever fails inside `choose_move`, `decide` still gives a legal move (the
+best known, else `safe_move`).
 
 Callers: `my_player.py` (one move per process, the course's way: its move starts with the
 process, at PROCESS_START_CPU) and `littlego/gtp/engine.py` (a GTP engine, one process per game:

@@ -1,13 +1,13 @@
 """`littlego serve` (`host.py serve`): the board in the browser, on 127.0.0.1 only.
 
-Start at `main` (the command line), then `BoardSession`: one game between the person at the page and an opponent, which is any
-player spec of players.py (by default the agent as a GTP engine), played on go_board's rules so
-that a refused click says the rules' reason. After each of the opponent's moves the session
-reads the agent's decision record from the player's log (`agent.read_decisions`), which is
-what the page shows as "what the agent thought". A finished game is saved as SGF under
-runs/board/, and every SGF under runs/ can be replayed move by move (`replay`). On the person's
-turn the page asks for the proven results of their moves (`analysis_job`: littlego/analysis/move_results.py
-on a thread of its own, once per position).
+Start at `main` (the command line), then `BoardSession`: one game between the person at the page
+and an opponent, which is any player spec of players.py (by default the agent as a GTP engine),
+played on go_board's rules so that a refused click says the rules' reason. After each of the
+opponent's moves the session reads the agent's decision record from the player's log
+(`agent.read_decisions`), which is what the page shows as "what the agent thought". A finished
+game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move by move
+(`replay`). On the person's turn the page asks for the proven results of their moves
+(`analysis_job`: littlego/analysis/move_results.py on a thread of its own, once per position).
 
 `make_server` serves the page's files (board/static/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
