@@ -671,7 +671,7 @@ def test_an_analysis_ends_within_a_tenth_of_a_second_on_a_busy_machine(phase, tm
     burners = [subprocess.Popen([sys.executable, "-c", BURNER])
                for _ in range(os.cpu_count() or 1)]
     env = dict(os.environ, **SMALL_BUDGET)
-    process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
+    process = subprocess.Popen([sys.executable] + list(gtp_engine.COMMAND_WORDS), env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
     try:
