@@ -351,7 +351,7 @@ def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeyp
         with pytest.raises(endgame.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)
-    decision = decide_now(knife_edge())
+    decision = decide_now(knife_edge(), LITTLEGO_BOOK="0")  # the book answers this seam position
     assert decision.source == agent.SOURCE_MCTS
     assert decision.details["refuted"] == ["4,3", "4,4"]
     assert decision.move not in (from_coord(4, 3), from_coord(4, 4))
