@@ -9,14 +9,19 @@ pipeline, in the order it runs:
 4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
    in a proven loss);
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
-The budget of a call comes from the time manager (`move_budget`, `cpu_spent_before`); the
-result is a `Decision` (the move, its source, what backs it), which `decision_record` turns into
-the JSON line the callers log (`log_decision`) and tools and tests read back (`read_decisions`),
-never the prose of other messages. Whatever fails inside `choose_move`, `decide` still gives a
-legal move (the best known, else `safe_move`).
+Every caller gets a move's budget the same way (`plan_move`: the time manager's `move_budget`,
+from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
+CPU clock (mcts/budget.py: `tree_cpu_seconds`, the clock the grader meters), which is what
+`decide` takes; the exact search's deadline is on that clock too. The result is a `Decision`
+(the move, its source, what backs it), which `decision_record` turns into the JSON line the
+callers log (`log_decision`) and tools and tests read back (`read_decisions`), never the prose
+of other messages. Whatever fails inside `choose_move`, `decide` still gives a legal move (the
+best known, else `safe_move`).
 
-Callers: `my_player.py` (one move per process, the course's way) and `littlego/gtp/engine.py`
-(a GTP engine, one process per game); both read `Settings` once per call or game.
+Callers: `my_player.py` (one move per process, the course's way: its move starts with the
+process, at PROCESS_START_CPU) and `littlego/gtp/engine.py` (a GTP engine, one process per game:
+a move starts when it is asked for); both read `Settings` and the book (`read_book`) once, at
+start-up. Settings are a value nothing changes afterwards and open no file.
 
 Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
 LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
@@ -33,7 +38,6 @@ import collections
 import json
 import os
 import sys
-import time
 
 import course_io
 import endgame
@@ -42,6 +46,7 @@ import opening_book
 from endgame import PROVEN_LOSS, PROVEN_WIN
 from go_board import BLACK, MAX_PLY, PASS, WHITE
 from mcts import core
+from mcts.budget import tree_cpu_seconds
 from mcts.playout import DEFAULT_KNOWLEDGE
 from mcts.stopping import StopRules
 
@@ -155,28 +160,46 @@ def seed_setting(environ):
 
 
 class Settings(object):
-    """The LITTLEGO_* settings from `environ`, and the opening book they select, read here once
-    (the time manager and the move choice both use it; the GTP engine keeps it for the game)."""
+    """The LITTLEGO_* settings from `environ`, read once at start-up: a value that nothing
+    changes afterwards (`replace` gives another) and that opens no file (the book it selects is
+    `read_book`'s, which the caller opens once and passes along)."""
 
     def __init__(self, environ):
-        self.move_cpu = _setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
-                                 MOVE_CPU_RANGE)
-        self.game_cpu = _setting(environ, "LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU, float,
-                                 GAME_CPU_RANGE)
-        self.workers = _setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) \
-            or usable_cores()
-        self.seed = seed_setting(environ)
-        if self.seed is None:
-            self.seed = int.from_bytes(os.urandom(4), "little")
-        use_book = _flag(environ, "LITTLEGO_BOOK", True)
-        self.book = opening_book.read() if use_book else opening_book.NO_BOOK
-        self.book_plies = _setting(environ, "LITTLEGO_BOOK_PLIES", MAX_PLY, int, BOOK_PLIES_RANGE)
-        self.use_solver = _flag(environ, "LITTLEGO_SOLVER", True)
-        self.knowledge = _flag(environ, "LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE)
-        self.exploration = _setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
-                                    float, EXPLORATION_RANGE)
-        self.leaf_solve_plies = _setting(environ, "LITTLEGO_LEAF_SOLVE_PLIES",
-                                         DEFAULT_LEAF_SOLVE_PLIES, int, LEAF_SOLVE_PLIES_RANGE)
+        seed = seed_setting(environ)
+        self.__dict__.update(
+            move_cpu=_setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
+                              MOVE_CPU_RANGE),
+            game_cpu=_setting(environ, "LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU, float,
+                              GAME_CPU_RANGE),
+            workers=_setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) or usable_cores(),
+            seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed,
+            use_book=_flag(environ, "LITTLEGO_BOOK", True),
+            book_plies=_setting(environ, "LITTLEGO_BOOK_PLIES", MAX_PLY, int, BOOK_PLIES_RANGE),
+            use_solver=_flag(environ, "LITTLEGO_SOLVER", True),
+            knowledge=_flag(environ, "LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE),
+            exploration=_setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
+                                 float, EXPLORATION_RANGE),
+            leaf_solve_plies=_setting(environ, "LITTLEGO_LEAF_SOLVE_PLIES",
+                                      DEFAULT_LEAF_SOLVE_PLIES, int, LEAF_SOLVE_PLIES_RANGE))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("settings do not change after start-up (Settings.replace gives "
+                             "new ones): {}".format(name))
+
+    def replace(self, **changes):
+        """New settings, these with `changes` (names of settings, such as seed=7)."""
+        unknown = sorted(set(changes) - set(vars(self)))
+        if unknown:
+            raise TypeError("no such setting: {}".format(", ".join(unknown)))
+        other = object.__new__(Settings)
+        other.__dict__.update(vars(self), **changes)
+        return other
+
+
+def read_book(settings):
+    """The opening book `settings` select: the file's (opening_book.read), or none when
+    LITTLEGO_BOOK=0. Read once by each caller at start-up, then passed to every call."""
+    return opening_book.read() if settings.use_book else opening_book.NO_BOOK
 
 
 def usable_cores():
@@ -186,12 +209,6 @@ def usable_cores():
     except AttributeError:
         cores = os.cpu_count() or 1
     return max(1, min(MAX_WORKERS, cores))
-
-
-def tree_cpu_seconds():
-    """CPU of this process since it started (interpreter start-up included) plus reaped children."""
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
 
 
 def log(message):
@@ -206,7 +223,7 @@ def cpu_spent_before(state, settings):
     return settings.game_cpu * earlier_moves / len(range(1, MAX_PLY + 1, 2))
 
 
-def move_budget(ply, cpu_used, settings):
+def move_budget(ply, cpu_used, settings, book):
     """CPU seconds for this whole call: the game's remaining CPU spread over our moves left.
 
     Book moves cost nothing and moves the exact search takes cost little, so the middle game,
@@ -214,7 +231,7 @@ def move_budget(ply, cpu_used, settings):
     """
     our_plies = range(ply, MAX_PLY + 1, 2)
     weights = 0.0
-    free_plies = min(settings.book.answered_plies(BLACK if ply % 2 else WHITE),
+    free_plies = min(book.answered_plies(BLACK if ply % 2 else WHITE),
                      settings.book_plies)
     for our_ply in our_plies:
         if our_ply <= free_plies:
@@ -224,6 +241,25 @@ def move_budget(ply, cpu_used, settings):
         weights += SOLVER_MOVE_WEIGHT if solver_takes_it else 1.0
     share = (settings.game_cpu - cpu_used) / max(weights, 1.0)
     return max(min(settings.move_cpu, share), MIN_SEARCH_CPU + EXIT_RESERVE_CPU)
+
+
+# A move's budget (CPU seconds) and its end on the tree CPU clock (`tree_cpu_seconds`), which
+# `decide` takes.
+MovePlan = collections.namedtuple("MovePlan", "budget cpu_deadline")
+# The tree CPU clock when a process starts: a per-move program's move starts there, so that the
+# interpreter's start-up counts, as the grader counts it.
+PROCESS_START_CPU = 0.0
+
+
+def plan_move(ply, cpu_used, settings, book, started, cap=None):
+    """The MovePlan of a move at `ply` after `cpu_used` seconds of this game's moves: the time
+    manager's budget (`move_budget`; at most `cap` seconds when given, a controller's clock),
+    ending that many seconds after `started` on the tree CPU clock (PROCESS_START_CPU for a
+    per-move program, the clock's reading when the move was asked for in a long-lived one)."""
+    budget = move_budget(ply, cpu_used, settings, book)
+    if cap is not None:
+        budget = min(budget, cap)
+    return MovePlan(budget, started + budget)
 
 
 def candidates(children, limit=TOP_CANDIDATES):
@@ -241,14 +277,14 @@ def candidates(children, limit=TOP_CANDIDATES):
     return listed
 
 
-def search_move(position, budget_end, settings, refuted=frozenset()):
-    """Root-parallel MCTS until the tree's CPU reaches `budget_end`: `(move or None, details)`;
+def search_move(position, cpu_deadline, settings, refuted=frozenset()):
+    """Root-parallel MCTS until the tree's CPU reaches `cpu_deadline`: `(move or None, details)`;
     the move is none of `refuted` (moves the exact search proved losing) unless all are."""
     # Imported here, not above: a book move needs neither, and loading them cost about a sixth
     # of its CPU on Python 3.7 (docs/strength.md).
     from mcts.go_game import GoState, LeafSolver, PlayoutEvaluator
     from mcts.parallel import root_parallel_search
-    available = budget_end - EXIT_RESERVE_CPU - tree_cpu_seconds()
+    available = cpu_deadline - EXIT_RESERVE_CPU - tree_cpu_seconds()
     if available < MIN_SEARCH_CPU:
         available = MIN_SEARCH_CPU
     per_worker = available / settings.workers
@@ -313,8 +349,9 @@ def exact_details(position, exact):
     return details
 
 
-def choose_move(position, budget_end, settings, solver_table=None):
-    """The Decision for `position`; every branch's move is legal.
+def choose_move(position, cpu_deadline, settings, book, solver_table=None):
+    """The Decision for `position` by `cpu_deadline` on the tree CPU clock (a MovePlan's),
+    under `settings` with `book` (read_book's); every branch's move is legal.
 
     `solver_table` is the exact search's transposition table to reuse (a long-lived caller such
     as the GTP engine keeps one across moves); None starts an empty one.
@@ -328,7 +365,7 @@ def choose_move(position, budget_end, settings, solver_table=None):
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
         return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
-    entry = settings.book.entry(position) if position.ply <= settings.book_plies else None
+    entry = book.entry(position) if position.ply <= settings.book_plies else None
     # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
     if entry is not None and (entry.move == PASS or entry.move in placements):
         details = {} if not entry.opponent_wins else try_details(position, entry.move,
@@ -337,14 +374,13 @@ def choose_move(position, budget_end, settings, solver_table=None):
     refuted = frozenset()
     if settings.use_solver:
         table = {} if solver_table is None else solver_table
-        solver_cpu = exact_search_cpu(budget_end - tree_cpu_seconds(),
-                                      go_board.plies_left(position.ply))
-        deadline = time.process_time() + solver_cpu
-        exact = endgame.choose_endgame_move(position, deadline, table)
+        now = tree_cpu_seconds()
+        solver_cpu = exact_search_cpu(cpu_deadline - now, go_board.plies_left(position.ply))
+        exact = endgame.choose_endgame_move(position, now + solver_cpu, table)
         if exact is not None:
             return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
         refuted = endgame.refuted_moves(position, table)
-    move, details = search_move(position, budget_end, settings, refuted)
+    move, details = search_move(position, cpu_deadline, settings, refuted)
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
 
 
@@ -370,10 +406,10 @@ def safe_move(position):
     return max(placements, key=preference)
 
 
-def decide(position, budget_end, settings, solver_table=None):
+def decide(position, cpu_deadline, settings, book, solver_table=None):
     """`choose_move`, guarded: whatever goes wrong, the Decision's move is legal."""
     try:
-        decision = choose_move(position, budget_end, settings, solver_table)
+        decision = choose_move(position, cpu_deadline, settings, book, solver_table)
     except Exception as error:  # the move must be written whatever went wrong in search
         log("search failed ({}: {}); playing a safe legal move".format(type(error).__name__, error))
         return Decision(safe_move(position), SOURCE_FALLBACK,

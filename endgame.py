@@ -20,14 +20,17 @@ by different last moves share their entry.
 Performance: raw bitboards, one-int keys, the last ply answered without recursion, children
 ordered by captures then a history of the moves that refuted, and enhanced transposition
 cut-offs (a child already proven lost for its mover proves the node without search).
+Deadlines are on the process tree's CPU clock (mcts/budget.py's `tree_cpu_seconds`, the agent's
+one clock for a move) unless a caller injects another (`clock`: the analysis uses a thread's CPU
+or the wall clock).
 """
 
 import collections
-import time
 
 import go_board
 from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, place_stone,
                       points_of, popcount)
+from mcts.budget import tree_cpu_seconds
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -95,7 +98,7 @@ class ExactSolver(object):
     after OutOfTime; the margin bounds, killers and history are per search.
     """
 
-    def __init__(self, cpu_deadline=None, clock=time.process_time, table=None, node_cap=None):
+    def __init__(self, cpu_deadline=None, clock=tree_cpu_seconds, table=None, node_cap=None):
         self.proven = {} if table is None else table  # node key -> the mover wins
         self.bounds = {}  # node key -> (lower, upper, best move) of its margin
         self.history = [0] * (go_board.NUM_POINTS + 1)
@@ -395,7 +398,7 @@ def refuted_moves(position, table):
     return frozenset(refuted)
 
 
-def best_try_in_time(position, cpu_deadline, table=None, clock=time.process_time):
+def best_try_in_time(position, cpu_deadline, table=None, clock=tree_cpu_seconds):
     """`(move, opponent_wins)`, ExactSolver.best_try of the lost `position`, when it
     counted every move by `cpu_deadline` (of `clock`), else None. Past its deadline best_try
     gives the best of the moves it counted so far, so only an answer read before the deadline is

@@ -3,7 +3,8 @@
 Reading guide: `main` is the whole program, in the order it runs:
 1. read input.txt (`course_io.read_input`): a malformed file is one line on stderr, exit 2;
 2. restore the ply and this game's CPU ledger (`step_storage.restore`);
-3. `agent.decide` on the budget of the time manager (`agent.move_budget`);
+3. `agent.decide` on the budget of the time manager (`agent.plan_move`), which ends that
+   many CPU seconds after the process started (agent.PROCESS_START_CPU on the tree's clock);
 4. write output.txt atomically, then the step file with the CPU this call used, then log the
    decision as one JSON line on stderr (`agent.log_decision`; `agent.read_decisions` reads it).
 `command` is the program's door: it takes no arguments. The GTP engine (the same agent, one
@@ -31,6 +32,7 @@ def main(directory="."):
     except ValueError as error:
         agent.log("bad LITTLEGO_* setting: {}".format(error))
         return 2
+    book = agent.read_book(settings)
     try:
         colour, previous, current = course_io.read_input(input_path)
     except course_io.InputError as error:
@@ -39,8 +41,8 @@ def main(directory="."):
     state = step_storage.restore(colour, previous, current, directory, agent.PLAYER_NAME)
     position = go_board.Position(current[0], current[1], colour, state.ply, previous[0], previous[1])
     spent_before = agent.cpu_spent_before(state, settings)
-    budget = agent.move_budget(state.ply, spent_before, settings)
-    decision = agent.decide(position, budget, settings)
+    plan = agent.plan_move(state.ply, spent_before, settings, book, agent.PROCESS_START_CPU)
+    decision = agent.decide(position, plan.cpu_deadline, settings, book)
     move = decision.move
     try:
         course_io.write_output(move, output_path)
@@ -54,7 +56,7 @@ def main(directory="."):
                           (board_after.black, board_after.white), spent_before + used)
     except (IOError, OSError) as error:
         agent.log("cannot save the step file ({}); the next move will derive the ply".format(error))
-    agent.log_decision(agent.decision_record(decision, position, used, budget))
+    agent.log_decision(agent.decision_record(decision, position, used, plan.budget))
     return 0
 
 

@@ -2,9 +2,10 @@
 
 Start at `COMMANDS`, the whole command in one table: each subcommand names the module whose
 `main(argv)` runs it, what it is for and an example, which `littlego NAME --help` prints after
-the module's own help. A module is imported only when its subcommand runs, so `littlego --help`
-and the fast commands load nothing else. The referee's modes (`play`, `match`, `serve`,
-`judge`) are `host.py`'s, the course's own program, passed its mode word.
+the module's own help. A module is loaded by name (importlib) only when its subcommand runs, so
+`littlego --help` and the fast commands load nothing else. The referee's modes (`play`,
+`match`, `serve`, `judge`) are `host.py`'s, the course's own program, passed its mode word
+(`serve`, the browser board, lives apart from the referee, in littlego/board).
 """
 
 import collections
@@ -32,7 +33,7 @@ COMMANDS = collections.OrderedDict([
     ("play", _command("littlego.referee.cli", "play against a player in the terminal",
                       'littlego play --opponent "cmd:python3 my_player.py" --colour 1',
                       mode="play")),
-    ("serve", _command("littlego.referee.cli", "the board in the browser (127.0.0.1:8561)",
+    ("serve", _command("littlego.board.server", "the board in the browser (127.0.0.1:8561)",
                        "littlego serve --opponent random --colour 2", mode="serve")),
     ("judge", _command("littlego.referee.cli",
                        "judge one ply in this directory, as the course's host.py",

@@ -6,25 +6,16 @@ Two kinds of CPU figure must never be confused, so they have different names eve
 - the agent's own budget, what it plans to spend (`--agent-move-cpu`, `--agent-game-cpu`:
   `ladder`, `soak`), given to it as LITTLEGO_MOVE_CPU and LITTLEGO_GAME_CPU (agent.py).
 A built-in opponent's own budget is `littlego opponent --opponent-move-cpu`.
-Start at `add_referee_limits` and `add_agent_budget`; `agent_env` turns the parsed budget into
-the agent's variables. The agent's defaults are read from agent.py only when a parser is built,
-so the referee, which imports this module, does not load the agent.
+The referee's limits are the referee's own (littlego/referee/cli.py: `add_referee_limits`, which
+the browser board uses too); start here at `add_agent_budget`; `agent_env` turns the parsed
+budget into the agent's variables. The agent's defaults are read from agent.py only when a
+parser is built.
 """
 
-from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
+from littlego.referee.protocol import GRADER_MOVE_CPU
 
 MOVE_CPU_VARIABLE = "LITTLEGO_MOVE_CPU"
 GAME_CPU_VARIABLE = "LITTLEGO_GAME_CPU"
-
-
-def add_referee_limits(parser):
-    """--limit-cpu and --limit-wall: the referee's limits per move (args.limit_cpu, .limit_wall)."""
-    parser.add_argument("--limit-cpu", type=float, default=GRADER_MOVE_CPU, metavar="SECONDS",
-                        help="the referee's CPU limit per move, whole process tree; a player "
-                             "over it loses (default %(default)s, the grader's). Not the "
-                             "agent's budget: that is LITTLEGO_MOVE_CPU")
-    parser.add_argument("--limit-wall", type=float, default=DEFAULT_MOVE_WALL, metavar="SECONDS",
-                        help="the referee's wall-clock limit per move (default %(default)s)")
 
 
 def add_agent_budget(parser, inherit=False):

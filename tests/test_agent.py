@@ -8,6 +8,7 @@ Boards are ASCII, X Black, O White. The per-move program around it (input.txt, s
 process trees) is tests/test_my_player.py's.
 """
 
+import builtins
 import collections
 import random
 
@@ -31,7 +32,8 @@ SEARCH_CPU = 0.3
 def decide_now(position, cpu=SEARCH_CPU, **environ):
     """choose_move on `position` with `cpu` seconds from now and the ONE_WORKER settings."""
     settings = agent.Settings(dict(ONE_WORKER, **environ))
-    return agent.choose_move(position, agent.tree_cpu_seconds() + cpu, settings)
+    return agent.choose_move(position, agent.tree_cpu_seconds() + cpu, settings,
+                             agent.read_book(settings))
 
 
 # ---- settings ------------------------------------------------------------------------------
@@ -47,6 +49,36 @@ def decide_now(position, cpu=SEARCH_CPU, **environ):
 def test_a_setting_out_of_its_sane_range_is_refused(name, value):
     with pytest.raises(ValueError):
         agent.Settings({name: value})
+
+
+def test_settings_are_a_value_that_nothing_changes_after_start_up():
+    settings = agent.Settings({"LITTLEGO_SEED": "5", "LITTLEGO_WORKERS": "1"})
+    with pytest.raises(AttributeError):
+        settings.seed = 6
+    other = settings.replace(seed=6)
+    assert (settings.seed, other.seed, other.workers) == (5, 6, 1)
+    with pytest.raises(TypeError):
+        settings.replace(book=opening_book.NO_BOOK)
+
+
+def test_settings_open_no_file_and_the_caller_reads_the_book_they_select(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a file was opened")
+    with monkeypatch.context() as patched:
+        patched.setattr(builtins, "open", refuse)
+        patched.setattr(opening_book, "read", refuse)
+        with_book, without = agent.Settings({}), agent.Settings({"LITTLEGO_BOOK": "0"})
+    assert agent.read_book(without) is opening_book.NO_BOOK
+    assert agent.read_book(with_book).answered_plies(BLACK) > 0  # the file's
+
+
+def test_a_moves_deadline_is_its_budget_counted_from_its_start_on_the_tree_clock():
+    settings, book = agent.Settings(ONE_WORKER), opening_book.NO_BOOK
+    budget = agent.move_budget(9, 3.0, settings, book)
+    assert budget > 0.5
+    assert agent.plan_move(9, 3.0, settings, book, agent.PROCESS_START_CPU) == (budget, budget)
+    assert agent.plan_move(9, 3.0, settings, book, 100.0) == (budget, 100.0 + budget)
+    assert agent.plan_move(9, 3.0, settings, book, 100.0, cap=0.5) == (0.5, 100.5)
 
 
 def test_the_sane_ranges_hold_the_defaults_and_their_ends():
@@ -112,17 +144,16 @@ class FixedBook(object):
         return self.answered.get(colour, 0)
 
 
-def settings_with_book(book):
-    settings = agent.Settings(ONE_WORKER)
-    settings.book = book
-    return settings
+def choose_with_book(position, book, cpu=0.3, **changes):
+    """choose_move on `position` with `cpu` seconds from now, the ONE_WORKER settings with
+    `changes`, and `book`."""
+    settings = agent.Settings(ONE_WORKER).replace(**changes)
+    return agent.choose_move(position, agent.tree_cpu_seconds() + cpu, settings, book)
 
 
 def test_a_book_answer_that_is_not_a_legal_move_is_not_played():
     # Book.entry gives legal moves only; the agent checks again before playing.
-    settings = settings_with_book(FixedBook(from_coord(2, 2)))  # occupied
-    decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
-                                     settings)
+    decision = choose_with_book(AFTER_BLACK_CENTRE, FixedBook(from_coord(2, 2)))  # occupied
     assert decision.source != agent.SOURCE_BOOK
     assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
 
@@ -132,8 +163,7 @@ def test_a_legal_book_answer_is_played_a_pass_too(answer):
     # The contrast for the test above. A book pass is a proven win (the book holds the winning
     # side's strategy), played even where the pass rule would not pass.
     assert not endgame.winning_pass(AFTER_BLACK_CENTRE)
-    decision = agent.choose_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + 0.3,
-                                     settings_with_book(FixedBook(answer)))
+    decision = choose_with_book(AFTER_BLACK_CENTRE, FixedBook(answer))
     assert decision == agent.Decision(answer, agent.SOURCE_BOOK, {})
 
 
@@ -141,26 +171,22 @@ def test_a_book_try_says_the_position_is_lost_and_what_it_asks_of_black():
     # White to move at ply 4 (the centre, White's (1,2), Black's (1,1)): a book try (2,1)
     # stored with Black's 2 winning replies; Black then has 22 legal moves (21 points, PASS).
     position = AFTER_BLACK_CENTRE.play(from_coord(1, 2)).play(from_coord(1, 1))
-    decision = agent.choose_move(position, agent.tree_cpu_seconds() + 0.3,
-                                 settings_with_book(FixedBook(from_coord(2, 1), opponent_wins=2)))
+    decision = choose_with_book(position, FixedBook(from_coord(2, 1), opponent_wins=2))
     assert decision == agent.Decision(from_coord(2, 1), agent.SOURCE_BOOK, {
         "proven": "loss", "best_try": True, "opponent_wins": 2, "opponent_moves": 22,
         "summary": "lost: Black must find 2 of 22 moves"})
 
 
 def test_the_book_answers_through_book_plies_only_and_frees_those_plies_alone():
-    settings = settings_with_book(FixedBook(from_coord(1, 1), {BLACK: 11, WHITE: 10}))
-    settings.book_plies = 3
+    book = FixedBook(from_coord(1, 1), {BLACK: 11, WHITE: 10})
     after_white = AFTER_BLACK_CENTRE.play(from_coord(1, 2))
-    assert agent.choose_move(after_white, agent.tree_cpu_seconds() + 0.3, settings) == \
+    assert choose_with_book(after_white, book, book_plies=3) == \
         agent.Decision(from_coord(1, 1), agent.SOURCE_BOOK, {})
     later = after_white.play(from_coord(1, 1)).play(from_coord(2, 1))
-    decision = agent.choose_move(later, agent.tree_cpu_seconds() + 0.3, settings)
-    assert decision.source == agent.SOURCE_MCTS
-    settings.move_cpu, settings.game_cpu = 100.0, 50.0
-    full = settings_with_book(FixedBook(None, {BLACK: 11, WHITE: 10}))
-    full.move_cpu, full.game_cpu = 100.0, 50.0
-    assert agent.move_budget(5, 0.0, settings) < agent.move_budget(5, 0.0, full)
+    assert choose_with_book(later, book, book_plies=3).source == agent.SOURCE_MCTS
+    roomy = agent.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
+    assert agent.move_budget(5, 0.0, roomy.replace(book_plies=3), book) < \
+        agent.move_budget(5, 0.0, roomy, book)
     assert agent.Settings({"LITTLEGO_BOOK_PLIES": "3"}).book_plies == 3
     assert agent.Settings({}).book_plies == go_board.MAX_PLY
     with pytest.raises(ValueError):
@@ -168,8 +194,7 @@ def test_the_book_answers_through_book_plies_only_and_frees_those_plies_alone():
 
 
 def test_black_never_passes_first_whatever_the_book_says():
-    decision = agent.choose_move(Position(), agent.tree_cpu_seconds() + 0.3,
-                                     settings_with_book(FixedBook(PASS)))
+    decision = choose_with_book(Position(), FixedBook(PASS))
     assert (decision.move, decision.source) == (from_coord(2, 2), agent.SOURCE_CENTRE_RULE)
 
 
@@ -177,16 +202,18 @@ def test_book_moves_are_free_through_the_plies_the_book_answers_for_the_mover():
     # Black's moves through ply 9 are free, White's none: with 50 s left, Black at ply 9 shares
     # them among its 7 later moves (plies 11-23, the last 7 weighing half with the solver on),
     # White at ply 10 among its 8 (plies 10-24).
-    settings = settings_with_book(FixedBook(None, {BLACK: 9, WHITE: 0}))
-    settings.move_cpu, settings.game_cpu = 100.0, 50.0
+    book = FixedBook(None, {BLACK: 9, WHITE: 0})
+    settings = agent.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
     weight = agent.SOLVER_MOVE_WEIGHT
     solver_plies = [ply for ply in range(1, go_board.MAX_PLY + 1)
                     if go_board.plies_left(ply) <= endgame.EXACT_PLIES_LEFT]
 
     def weights(plies):
         return sum(weight if ply in solver_plies else 1.0 for ply in plies)
-    assert agent.move_budget(9, 0.0, settings) == pytest.approx(50.0 / weights(range(11, 24, 2)))
-    assert agent.move_budget(10, 0.0, settings) == pytest.approx(50.0 / weights(range(10, 25, 2)))
+    assert agent.move_budget(9, 0.0, settings, book) == \
+        pytest.approx(50.0 / weights(range(11, 24, 2)))
+    assert agent.move_budget(10, 0.0, settings, book) == \
+        pytest.approx(50.0 / weights(range(10, 25, 2)))
 
 
 
@@ -197,7 +224,8 @@ def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
         raise ValueError("malformed book entry")
     monkeypatch.setattr(agent, "choose_move", broken_search)
     settings = agent.Settings(SMALL_BUDGET)
-    decision = agent.decide(Position(), agent.tree_cpu_seconds() + 0.5, settings)
+    decision = agent.decide(Position(), agent.tree_cpu_seconds() + 0.5, settings,
+                            opening_book.NO_BOOK)
     assert decision == agent.Decision(from_coord(2, 2), agent.SOURCE_FALLBACK,
                                       {"error": "ValueError: malformed book entry"})
 
@@ -323,7 +351,7 @@ def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeyp
         with pytest.raises(endgame.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)
-    decision = decide_now(knife_edge())
+    decision = decide_now(knife_edge(), LITTLEGO_BOOK="0")  # the book answers this seam position
     assert decision.source == agent.SOURCE_MCTS
     assert decision.details["refuted"] == ["4,3", "4,4"]
     assert decision.move not in (from_coord(4, 3), from_coord(4, 4))
@@ -348,12 +376,13 @@ def test_never_an_illegal_move_on_2000_random_reachable_positions(monkeypatch):
     # few more (MIN_SEARCH_CPU would otherwise give every search 0.2 s).
     monkeypatch.setattr(agent, "MIN_SEARCH_CPU", 0.003)
     settings = agent.Settings(dict(ONE_WORKER, LITTLEGO_MOVE_CPU="0.01"))
+    book = agent.read_book(settings)
     positions = game_positions(random.Random(2), 2000, SAMPLE_PASS_RATE, SAMPLE_CAPTURE_RATE,
                                single_captures=True)
     sample = collections.Counter()
     sources = collections.Counter()
     for position in positions:
-        decision = agent.choose_move(position, agent.tree_cpu_seconds() + 0.01, settings)
+        decision = agent.choose_move(position, agent.tree_cpu_seconds() + 0.01, settings, book)
         move = decision.move
         assert move == PASS or position.is_legal(move), (position, go_board.move_to_text(move))
         sources[decision.source] += 1

@@ -1,4 +1,4 @@
-"""referee/move_results.py: each legal move's proven result from the compiled solver (a fake module
+"""analysis/move_results.py: each legal move's proven result from the compiled solver (a fake module
 here), the Python exact search (checked against endgame.ExactSolver and the reference solver)
 and the book; in a lost position, the best try (the book's or the exact search's) and its
 words."""
@@ -15,9 +15,9 @@ import go_board
 import opening_book
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego import solver as compiled_solver  # the real one: tests swap fakes in under its name
+from littlego.analysis import move_results
+from littlego.analysis.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
 from littlego.bench.positions import position_before_end
-from littlego.referee import move_results
-from littlego.referee.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
 
 from endgame_reference import ReferenceSolver
 

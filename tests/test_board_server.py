@@ -17,9 +17,11 @@ import pytest
 from sgfmill import sgf
 
 import agent
-from littlego.referee import judge, move_results, rules, serve
+from littlego.analysis import move_results
+from littlego.board import server as serve
+from littlego.board.server import AGENT_NAME, BoardSession, make_server
+from littlego.referee import judge, rules
 from littlego.referee.protocol import MoveLimits
-from littlego.referee.serve import AGENT_NAME, BoardSession, make_server
 from littlego.referee.sgf import game_to_sgf, sgf_moves
 
 from referee_support import HOST, REPO_ROOT, STUB_PLAYERS

@@ -24,7 +24,8 @@ import agent
 import opening_book
 from go_board import BLACK, Position, from_coord
 from littlego import solver
-from littlego.referee import judge, move_results, rules
+from littlego.analysis import move_results
+from littlego.referee import judge, rules
 from littlego.referee.sgf import sgf_moves
 
 from referee_support import HOST

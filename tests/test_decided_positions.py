@@ -45,6 +45,7 @@ Imports only `agent` and `go_board`, the modules whose names a restructuring kee
 
 import argparse
 import collections
+import functools
 import json
 import os
 import random
@@ -71,8 +72,15 @@ def settings():
     return agent.Settings(dict(ENVIRON))
 
 
+@functools.lru_cache(maxsize=None)
+def book():
+    """The book the settings select, read once."""
+    return agent.read_book(settings())
+
+
 def decide(position, cpu=DECIDE_CPU, with_settings=None):
-    return agent.decide(position, agent.tree_cpu_seconds() + cpu, with_settings or settings())
+    return agent.decide(position, agent.tree_cpu_seconds() + cpu, with_settings or settings(),
+                        book())
 
 
 def position_of(entry):
@@ -182,7 +190,7 @@ def random_move(rng, position):
 
 def book_decision(position, book_settings):
     """The agent's decision when it is the book's, else None (nothing is searched)."""
-    if position.is_over or book_settings.book.lookup(position) is None:
+    if position.is_over or book().lookup(position) is None:
         return None
     decision = decide(position, with_settings=book_settings)
     return decision if decision.source == agent.SOURCE_BOOK else None
@@ -199,7 +207,7 @@ def walk(rng, kind, book_settings, until_ply):
         position = position.play(CENTRE)
         position = position.play(random_move(rng, position))
         if kind == "white-after-mistake":
-            answer = book_settings.book.lookup(position)
+            answer = book().lookup(position)
             position = position.play(rng.choice([move for move in position.legal_moves()
                                                  if move != answer]))
     met = []

@@ -1,12 +1,11 @@
 """Exact endgame search and the pass rule on fixed positions."""
 
-import time
-
 import pytest
 
 import endgame
 import go_board
 from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
+from mcts.budget import tree_cpu_seconds
 
 TWO_EYED_GROUPS = """
     X . X . X
@@ -98,7 +97,7 @@ def test_choose_endgame_move_declines_early_positions_and_expired_deadlines():
         . X . . .
         . . . . .
         . . . . .""")
-    assert endgame.choose_endgame_move(position, cpu_deadline=time.process_time() - 1) is None
+    assert endgame.choose_endgame_move(position, cpu_deadline=tree_cpu_seconds() - 1) is None
 
 
 def test_winning_move_is_found_by_the_boolean_search_alone():

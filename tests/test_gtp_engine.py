@@ -23,8 +23,9 @@ import agent
 import go_board
 import littlego
 import opening_book
+from littlego.analysis import live
 from littlego.gtp import engine as gtp_engine
-from littlego.gtp import lz_analyze, sgf_game
+from littlego.gtp import sgf_game
 from littlego.referee import judge
 from littlego.referee.match import run_match
 from littlego.referee.protocol import END_RESIGN
@@ -38,9 +39,15 @@ SMALL_BUDGET = {"LITTLEGO_WORKERS": "1", "LITTLEGO_MOVE_CPU": "0.3", "LITTLEGO_S
 GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
+
+def new_engine(environ=SMALL_BUDGET, book=None):
+    """A GtpEngine on the settings of `environ`, with `book` (default: the one they select)."""
+    settings = agent.Settings(environ)
+    return gtp_engine.GtpEngine(settings, agent.read_book(settings) if book is None else book)
+
 def converse(commands, engine=None):
     """The engine's whole output for `commands`, one per line."""
-    engine = engine or gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = engine or new_engine()
     out = io.StringIO()
     gtp_engine.serve(engine, io.StringIO("".join(line + "\n" for line in commands)), out)
     return out.getvalue()
@@ -140,7 +147,7 @@ def test_genmove_plays_the_book_and_tells_its_decision():
 
 
 def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
                                                   previous=LAST_PLY_BEFORE)
     answers = converse(["genmove w", "littlego-decision", "final_score", "genmove b"],
@@ -154,7 +161,7 @@ def test_genmove_in_the_endgame_is_exact_and_keeps_the_solver_table():
 
 
 def test_the_solver_table_lasts_until_a_new_game():
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     # Five plies left: the exact search keeps proofs from three plies left up (the last two are
     # answered without the table).
     engine.position = go_board.Position.from_text(
@@ -168,7 +175,7 @@ def test_the_solver_table_lasts_until_a_new_game():
 
 def test_an_oversized_solver_table_is_emptied_before_the_move(monkeypatch):
     monkeypatch.setattr(gtp_engine, "MAX_KEPT_SOLVER_ENTRIES", 2)
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     engine.solver_table.update({"stale": 1, "old": 2, "entries": 3})
     assert converse(["genmove b"], engine) == "= C3\n\n"
     assert engine.solver_table == {}  # the book answered, so nothing new went in
@@ -326,9 +333,9 @@ def test_lz_analyze_min_and_max_moves():
     request = gtp_engine.AnalyzeRequest(["interval", "10", "minmoves", "7", "maxmoves", "4"])
     assert (request.interval, request.minmoves, request.maxmoves) == (0.1, 7, 4)
     legal = go_board.Position().legal_moves()
-    searched = [lz_analyze.Candidate(12, 90, 1.0, True, [12, 7]),
-                lz_analyze.Candidate(7, 30, 0.25, False, [7]),
-                lz_analyze.Candidate(0, 5, 0.2, False, [0, 12])]
+    searched = [live.Candidate(12, 90, 1.0, True, [12, 7]),
+                live.Candidate(7, 30, 0.25, False, [7]),
+                live.Candidate(0, 5, 0.2, False, [0, 12])]
     padded = parse_info_line(gtp_engine.info_text(searched, legal, 5))
     assert [(block["move"], block["visits"], block["winrate"]) for block in padded] == [
         (12, 90, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 0), (2, 0, 0)]
@@ -341,7 +348,7 @@ def test_lz_analyze_min_and_max_moves():
 def test_lz_analyze_for_the_colour_named():
     # White to analyse on the empty board: the book's White tries do not apply there, the
     # search does; Black's analysis names the centre a proven win.
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     _, _, stream = engine.handle("lz-analyze w 10")
     assert stream.analysis.position.to_move == go_board.WHITE
     _, _, stream = engine.handle("lz-analyze b 10")
@@ -378,8 +385,7 @@ def test_lz_analyze_names_the_books_try_in_a_lost_position(tmp_path, capsys):
     path = str(tmp_path / "book.txt")
     key, stored = opening_book.record(position, go_board.from_coord(2, 1))
     opening_book.write(path, {}, {}, tries={key: (stored, 2)})
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
-    engine.settings.book = opening_book.read(path)
+    engine = new_engine(book=opening_book.read(path))
     assert converse(["play b C3", "play w C4", "play b B4", "lz-analyze 10", "name"],
                     engine) == "=\n\n=\n\n=\n\n=\n\n= Little-Go\n\n"
     note = "my_player: lz-analyze, ply 4, White to move: lost: Black must find 2 of 22 moves " \
@@ -393,7 +399,7 @@ def test_lz_analyze_names_the_books_try_in_a_lost_position(tmp_path, capsys):
 def test_lz_analyze_counts_the_exact_searchs_best_try_in_a_lost_endgame(capsys):
     # Black to move at ply 23, every move lost: the try (3,4), E2, leaves White 7 winning
     # replies of 7 (tests/test_agent.py).
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
                                                   previous=HOPELESS_BEFORE)
     lines = analysis_lines(engine, 3)
@@ -405,7 +411,7 @@ def test_lz_analyze_counts_the_exact_searchs_best_try_in_a_lost_endgame(capsys):
 
 
 def test_no_try_is_named_where_a_move_wins(capsys):
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
                                                   previous=LAST_PLY_BEFORE)
     [line] = analysis_lines(engine, 1)
@@ -415,7 +421,7 @@ def test_no_try_is_named_where_a_move_wins(capsys):
 
 def test_genmove_in_a_lost_endgame_logs_the_try_and_its_summary(capsys):
     # genmove's decision record (on stderr and through littlego-decision) already says it.
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
                                                   previous=HOPELESS_BEFORE)
     answers = converse(["genmove b", "littlego-decision"], engine).split("\n\n")
@@ -483,7 +489,7 @@ def test_out_of_turn_plays_set_up_a_position_and_undo_takes_them_back():
 
 
 def test_genmove_for_the_colour_not_to_move():
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     answers = converse(["play b C3", "genmove b", "littlego-decision", "genmove w"],
                        engine).split("\n\n")
     decision = json.loads(answers[2][2:])
@@ -494,7 +500,7 @@ def test_genmove_for_the_colour_not_to_move():
 
 
 def decision_budget(commands, settings=SMALL_BUDGET):
-    engine = gtp_engine.GtpEngine(agent.Settings(dict(settings, LITTLEGO_BOOK="0")))
+    engine = new_engine(dict(settings, LITTLEGO_BOOK="0"))
     answers = converse(commands + ["genmove b", "littlego-decision"], engine).split("\n\n")
     assert answers[:-3] == ["="] * len(commands)
     return json.loads(answers[-2][2:])["budget"]
@@ -502,7 +508,8 @@ def decision_budget(commands, settings=SMALL_BUDGET):
 
 def test_the_clock_caps_the_budget_and_never_raises_it():
     free = decision_budget([])
-    assert free == round(agent.move_budget(1, 0.0, agent.Settings(SMALL_BUDGET)), 3)
+    settings = agent.Settings(SMALL_BUDGET)
+    assert free == round(agent.move_budget(1, 0.0, settings, agent.read_book(settings)), 3)
     assert decision_budget(["time_settings 0 60 1"]) == free  # a minute a move: no more
     # 1 s a move by the clock: 0.7 s, above the budget; 0.4 s left: 0.22 s.
     assert decision_budget(["time_settings 0 1 1"]) == free
@@ -520,7 +527,7 @@ def test_clock_commands_refuse_what_is_not_a_time_control():
 
 def test_loadsgf_and_printsgf_through_files(tmp_path):
     saved = str(tmp_path / "saved.sgf")
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     assert converse(["play b C3", "play w C4", "play b pass", "printsgf " + saved,
                      "clear_board", "loadsgf " + saved, "showboard"], engine).split(
         "\n\n")[3:6] == ["=", "=", "="]
@@ -599,7 +606,7 @@ def test_sgf_files_go_both_ways_with_gnu_go(tmp_path):
     # A game with a capture and an out-of-turn play, written by us, loaded by GNU Go.
     ours_file, theirs_file = str(tmp_path / "ours.sgf"), str(tmp_path / "theirs.sgf")
     moves = ["play b B5", "play w A5", "play b A4", "play b E1", "play w D1", "play b pass"]
-    engine = gtp_engine.GtpEngine(agent.Settings(SMALL_BUDGET))
+    engine = new_engine()
     assert converse(moves + ["printsgf " + ours_file], engine) == "=\n\n" * (len(moves) + 1)
     assert gnugo_stones(["loadsgf " + ours_file]) == our_stones(engine)
     # Written by GNU Go (its out-of-turn plays become setup stones), loaded by us, whole and
@@ -664,7 +671,7 @@ def test_an_analysis_ends_within_a_tenth_of_a_second_on_a_busy_machine(phase, tm
     burners = [subprocess.Popen([sys.executable, "-c", BURNER])
                for _ in range(os.cpu_count() or 1)]
     env = dict(os.environ, **SMALL_BUDGET)
-    process = subprocess.Popen([sys.executable, PLAYER, gtp_engine.GTP_FLAG], env=env,
+    process = subprocess.Popen([sys.executable] + list(gtp_engine.COMMAND_WORDS), env=env,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, universal_newlines=True, bufsize=1)
     try:
@@ -677,3 +684,12 @@ def test_an_analysis_ends_within_a_tenth_of_a_second_on_a_busy_machine(phase, tm
     print("lz-analyze ({}) ended {} s after the next command, {} CPU burners".format(
         phase, " ".join("{:.3f}".format(delay) for delay in delays), len(burners)))
     assert sorted(delays)[STOP_TRIALS // 2] < STOP_TARGET, delays
+
+
+def test_each_game_searches_on_its_own_seed_and_the_settings_stay_as_read():
+    seed = int(SMALL_BUDGET["LITTLEGO_SEED"])
+    engine = new_engine()
+    assert engine.game_settings.seed == seed
+    converse(["clear_board", "boardsize 5"], engine)
+    assert engine.settings.seed == seed  # read once at start-up, never changed
+    assert engine.game_settings.seed == seed + 2 * gtp_engine.GAME_SEED_STRIDE

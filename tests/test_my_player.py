@@ -31,6 +31,7 @@ import opening_book
 import step_storage
 from course_io import format_input
 from go_board import BLACK, KO, PASS, WHITE, Position, from_coord, parse_board
+from littlego.gtp import engine as gtp_engine
 from littlego.paths import REPO_ROOT
 from mcts import core, parallel
 from mcts.go_game import GoState, PlayoutEvaluator
@@ -408,7 +409,42 @@ def test_a_book_move_loads_neither_the_search_nor_the_gtp_engine(tmp_path):
     loaded = set(report["modules"])
     assert {"agent", "opening_book", "course_io", "step_storage"} <= loaded
     assert not loaded & {"mcts.parallel", "mcts.go_game", "littlego", "littlego.gtp.engine",
-                         "littlego.gtp.lz_analyze", "tempfile", "random"}
+                         "littlego.analysis.live", "tempfile", "random"}
+
+
+def test_the_per_move_program_and_the_gtp_engine_get_their_budgets_the_same_way(tmp_path,
+                                                                             monkeypatch):
+    # Both ask agent.plan_move for the move's budget and give agent.decide its cpu_deadline,
+    # an end on the tree CPU clock: counted from the process's start for the per-move program
+    # (the grader counts the interpreter's start-up), from genmove's arrival for the engine.
+    plans, deadlines = [], []
+    real_plan = agent.plan_move
+
+    def plan(*args, **kwargs):
+        plans.append((args, real_plan(*args, **kwargs)))
+        return plans[-1][1]
+
+    def decide(position, cpu_deadline, settings, book, solver_table=None):
+        deadlines.append(cpu_deadline)
+        return agent.Decision(from_coord(1, 1), agent.SOURCE_MCTS, {})
+    monkeypatch.setattr(agent, "plan_move", plan)
+    monkeypatch.setattr(agent, "decide", decide)
+    for key, value in SMALL_BUDGET.items():
+        monkeypatch.setenv(key, value)
+    (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
+    assert my_player.main(str(tmp_path)) == 0
+    settings = agent.Settings(os.environ)
+    engine = gtp_engine.GtpEngine(settings, agent.read_book(settings))
+    before = agent.tree_cpu_seconds()
+    assert engine.handle("genmove b") == ("= B4", False, None)
+    after = agent.tree_cpu_seconds()
+    (program_args, program_plan), (engine_args, engine_plan) = plans
+    assert program_args[0] == engine_args[0] == 1  # the ply
+    assert program_args[4] == agent.PROCESS_START_CPU and before <= engine_args[4] <= after
+    assert deadlines == [program_plan.cpu_deadline, engine_plan.cpu_deadline]
+    assert program_plan.cpu_deadline == program_plan.budget
+    assert engine_plan.cpu_deadline == engine_args[4] + engine_plan.budget
+    assert engine_plan.budget == program_plan.budget  # the same ply, CPU spent and settings
 
 
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
@@ -612,7 +648,7 @@ def test_a_crashing_worker_is_left_out_and_the_agent_still_answers(monkeypatch):
     crash_or_hang_in_workers(monkeypatch, "crash")
     settings = agent.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
     decision = agent.choose_move(SEARCH_POSITION, agent.tree_cpu_seconds() + 0.6,
-                                     settings)
+                                 settings, agent.read_book(settings))
     assert decision.source == agent.SOURCE_MCTS and decision.details["workers"] == 1
     assert SEARCH_POSITION.is_legal(decision.move)
     assert_no_children_left()

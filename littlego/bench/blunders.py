@@ -34,7 +34,8 @@ LOST_UNPROVEN = "lost: no blunder proven (positions left unsolved)"
 def proven_win(position, cpu_seconds):
     """True/False: the side to move wins/loses under exact play; None when not proven in time."""
     try:
-        return endgame.ExactSolver(time.process_time() + cpu_seconds).mover_wins(position)
+        return endgame.ExactSolver(time.process_time() + cpu_seconds,
+                                   clock=time.process_time).mover_wins(position)
     except endgame.OutOfTime:
         return UNKNOWN
 

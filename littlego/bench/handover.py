@@ -75,12 +75,13 @@ import json, os, sys
 import agent, go_board
 start_cpu = float(sys.argv[1])
 settings = agent.Settings(os.environ)
+book = agent.read_book(settings)
 out = []
 for black, white, prev_black, prev_white, to_move, ply in json.load(sys.stdin):
     position = go_board.Position(black, white, to_move, ply, prev_black, prev_white)
     started = agent.tree_cpu_seconds()
-    budget = agent.move_budget(ply, 0.0, settings)
-    decision = agent.decide(position, started + budget - start_cpu, settings)
+    budget = agent.move_budget(ply, 0.0, settings, book)
+    decision = agent.decide(position, started + budget - start_cpu, settings, book)
     out.append([go_board.move_to_text(decision.move), decision.source,
                 agent.tree_cpu_seconds() - started + start_cpu, budget])
 print(json.dumps(out))

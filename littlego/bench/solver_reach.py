@@ -55,7 +55,7 @@ def measure_row(plies_left, count, cap):
     positions = recorded_positions(plies_left, count)
     for position in positions:
         started = time.process_time()
-        solver = endgame.ExactSolver(started + cap)
+        solver = endgame.ExactSolver(started + cap, clock=time.process_time)
         try:
             solver.mover_wins(position)
         except endgame.OutOfTime:

@@ -3,9 +3,10 @@
 Reading guide: `serve` reads commands from stdin and writes answers to stdout; start at
 `GtpEngine.handle`, which answers one command line, and at `GtpEngine.genmove`, which runs the
 per-move program's own agent (`agent.decide`: book, exact search, MCTS) on the same CPU
-budgets (`agent.move_budget`: per move, and per game from each colour's ledger kept in memory),
-capped by the controller's clock when it sets one (`time_settings`, `kgs-time_settings`,
-`time_left`: clock.py), never raised by it.
+budgets, got the same way (`agent.plan_move`: per move, and per game from each colour's ledger
+kept in memory; the move's deadline counted from when genmove arrived), capped by the
+controller's clock when it sets one (`time_settings`, `kgs-time_settings`, `time_left`:
+clock.py), never raised by it.
 
 The rules are Little-Go's (docs/rules.md), whatever a controller expects of 19x19 Go: the
 board is 5x5 (`boardsize` accepts 5 only), komi is 2.5, the game ends after ply 24 or on two
@@ -26,9 +27,9 @@ Each genmove logs the decision (`agent.decision_record`) as one JSON line on std
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
 `lz-analyze` (Leela Zero's analysis command in every argument form KataGo documents, as Sabaki,
 Lizzie and LizGoban send it: `AnalyzeRequest`) answers `=` and then streams `info move ...`
-lines (`info_text`; the analysis itself is lz_analyze.py, in slices of wall time) until the
-next command or a bare newline arrives, which `CommandReader.waiting` notices between slices;
-an empty line ends the stream.
+lines (`info_text`; the analysis itself is littlego/analysis/live.py, in slices of wall time)
+until the next command or a bare newline arrives, which `CommandReader.waiting` notices between
+slices; an empty line ends the stream.
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
 lost with a known try says so on stderr, which GUIs show in their console: one line
 (`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
@@ -48,7 +49,8 @@ import agent
 import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
-from littlego.gtp import lz_analyze, sgf_game
+from littlego.analysis import live
+from littlego.gtp import sgf_game
 from littlego.gtp.clock import Clock, ClockError
 
 # The words after a Python that start this engine (`python -m littlego gtp`, for players and GUIs).
@@ -165,11 +167,13 @@ def chains(stones):
 
 
 class GtpEngine(object):
-    """A game in memory, the agent's settings, and the state kept between moves."""
+    """A game in memory, the agent's settings and book (read once at start-up, never changed:
+    each game searches on `game_settings`, the same with the game's own seed), and the state
+    kept between moves."""
 
-    def __init__(self, settings):
+    def __init__(self, settings, book):
         self.settings = settings
-        self.base_seed = settings.seed
+        self.book = book
         self.games = 0
         self.clock = Clock()
         self.commands = {
@@ -204,7 +208,8 @@ class GtpEngine(object):
         self.after_end = []  # moves a controller sent once the game was over (not played)
         self.decision = None
         self.solver_table = {}
-        self.settings.seed = self.base_seed + GAME_SEED_STRIDE * self.games
+        self.game_settings = self.settings.replace(
+            seed=self.settings.seed + GAME_SEED_STRIDE * self.games)
         self.games += 1
         self.clock.restart()
         return ""
@@ -280,17 +285,16 @@ class GtpEngine(object):
             return GTP_PASS
         position = with_mover(self.position, colour)
         spent = sum(ply.cpu for ply in self.plies if ply.before.to_move == colour)
-        budget = agent.move_budget(position.ply, spent, self.settings)
-        by_clock = self.clock.move_seconds(colour, position.ply)
-        if by_clock is not None:
-            budget = min(budget, by_clock)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
         wall_start, start = time.monotonic(), agent.tree_cpu_seconds()
-        decision = agent.decide(position, start + budget, self.settings, self.solver_table)
+        plan = agent.plan_move(position.ply, spent, self.settings, self.book, start,
+                               cap=self.clock.move_seconds(colour, position.ply))
+        decision = agent.decide(position, plan.cpu_deadline, self.game_settings, self.book,
+                                self.solver_table)
         used = agent.tree_cpu_seconds() - start
         self.clock.spent(colour, time.monotonic() - wall_start)
-        self.decision = agent.decision_record(decision, position, used, budget)
+        self.decision = agent.decision_record(decision, position, used, plan.budget)
         agent.log_decision(self.decision)
         self.record(colour, decision.move, used)
         return vertex_text(decision.move)
@@ -386,8 +390,8 @@ class GtpEngine(object):
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
         colour = self.position.to_move if request.colour is None else request.colour
-        analysis = lz_analyze.Analysis(with_mover(self.position, colour), self.settings,
-                                       self.solver_table)
+        analysis = live.Analysis(with_mover(self.position, colour), self.game_settings,
+                                 self.book, self.solver_table)
         return AnalysisStream(analysis, request)
 
     def last_decision(self, args):
@@ -453,7 +457,7 @@ def info_text(candidates, legal, minmoves=0, maxmoves=None):
     0..10000 for the side to move (the prior is uniform over the `legal` moves: the search has
     no policy)."""
     listed = {candidate.move for candidate in candidates}
-    padding = [lz_analyze.Candidate(move, 0, 0.0, False, [move]) for move in legal
+    padding = [live.Candidate(move, 0, 0.0, False, [move]) for move in legal
                if move not in listed]
     candidates = list(candidates) + padding[:max(minmoves - len(candidates), 0)]
     moves = len(legal)
@@ -478,7 +482,7 @@ def try_note(position, best_try):
 class AnalysisStream(object):
     """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
     `request.interval` seconds while the analysis works in slices of at most
-    ANALYSIS_SLICE_SECONDS of wall time (lz_analyze.Analysis.step), and ends as soon as
+    ANALYSIS_SLICE_SECONDS of wall time (live.Analysis.step), and ends as soon as
     `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
     its `try_note` goes to stderr (agent.log), once."""
 
@@ -585,5 +589,5 @@ def main(argv=None):
     except ValueError as error:
         agent.log("bad LITTLEGO_* setting: {}".format(error))
         return 2
-    serve(GtpEngine(settings))
+    serve(GtpEngine(settings, agent.read_book(settings)))
     return 0

@@ -7,8 +7,10 @@ Where to start:
   table; it drives `game.play_game`, which uses the same `judge.judge_step` as judge mode.
 - `players`: built-in, `cmd:` and `gtp:` players; `proctree` enforces the per-move limits.
 - `human`, `sgf`, `stats`, `gtp_player`, `display`: terminal play, game records, intervals, GTP
-  engines as players, board drawing; `move_results`, every legal move's proven result for the
-  board page (`serve`). `cli` holds host.py's command lines.
+  engines as players, board drawing. `cli` holds host.py's command lines.
+The referee judges and plays; it imports nothing of the agent (agent, endgame, opening_book,
+mcts) nor littlego.gtp, littlego.solver or the analysis (tests/test_import_layers.py): the
+browser board is littlego/board, the proven results it shows littlego/analysis.
 
 Judge mode (`rules`, `judge`, `display`, `cli`) needs only the standard library of Python 3.7.
 """

@@ -1,4 +1,6 @@
-"""Command lines of host.py: judge mode (the course's), `match`, `play` and `serve`.
+"""Command lines of host.py: judge mode (the course's), `match` and `play` (host.py hands
+`serve`, the browser board, to littlego/board/server.py: the referee knows nothing of the agent
+or its analysis).
 
 `main(argv)` picks the mode from the first argument and returns the process exit code. Judge
 mode must run with the standard library alone on Python 3.7, so the match and play modules
@@ -10,9 +12,9 @@ import os
 import sys
 import time
 
-from littlego.options import add_referee_limits
+from littlego.referee.protocol import DEFAULT_MOVE_WALL, GRADER_MOVE_CPU
 
-MATCH, PLAY, SERVE = "match", "play", "serve"
+MATCH, PLAY = "match", "play"
 JUDGE = "judge"  # the judge mode's word for `littlego judge`; host.py judges without it
 DEFAULT_GAMES = 10
 EXIT_INTERRUPTED = 130    # the shell's code for a Ctrl-C
@@ -21,6 +23,16 @@ PLAYER_HELP = ("a built-in player name (random, greedy, ...), 'cmd:SHELL COMMAND
                "per move with input.txt/output.txt, 'gtp:COMMAND' for a GTP engine, or "
                "'gtp-vary:COMMAND' (its early moves drawn among its near-best); "
                "commands run in the game's directory, so give absolute paths")
+
+
+def add_referee_limits(parser):
+    """--limit-cpu and --limit-wall: the referee's limits per move (args.limit_cpu, .limit_wall)."""
+    parser.add_argument("--limit-cpu", type=float, default=GRADER_MOVE_CPU, metavar="SECONDS",
+                        help="the referee's CPU limit per move, whole process tree; a player "
+                             "over it loses (default %(default)s, the grader's). Not the "
+                             "agent's budget: that is LITTLEGO_MOVE_CPU")
+    parser.add_argument("--limit-wall", type=float, default=DEFAULT_MOVE_WALL, metavar="SECONDS",
+                        help="the referee's wall-clock limit per move (default %(default)s)")
 
 
 def program(*words):
@@ -80,26 +92,6 @@ def play_parser():
     return parser
 
 
-def serve_parser():
-    from littlego.referee.serve import DEFAULT_PORT
-    parser = argparse.ArgumentParser(
-        prog=program(SERVE),
-        description="Play Little-Go against a player in the browser, and replay the SGF games "
-                    "saved under the runs directory. Listens on 127.0.0.1 only.")
-    parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
-                                                         "engine, littlego gtp)")
-    parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
-                        help="your colour in the first game (default 1; the page can change it)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help="port on 127.0.0.1 (default %(default)s; 0 picks a free one)")
-    parser.add_argument("--runs", default="runs", metavar="DIR",
-                        help="where SGFs are listed for replay; games played on the page are "
-                             "saved in DIR/board (default %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="the opponent's seed")
-    add_referee_limits(parser)
-    return parser
-
-
 def run_match_command(args):
     from littlego.referee.match import print_progress, run_match
     out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
@@ -117,17 +109,8 @@ def run_play_command(args):
     return play_against(args.opponent, args.colour, args.seed, args.limit_cpu, args.limit_wall)
 
 
-def run_serve_command(args):
-    from littlego.referee.serve import AGENT_NAME, default_opponent, serve
-    opponent = args.opponent or default_opponent(sys.executable)
-    return serve(opponent, args.colour, args.port, args.runs, args.limit_cpu, args.limit_wall,
-                 args.seed, announce=lambda line: print(line, flush=True),
-                 opponent_name=None if args.opponent else AGENT_NAME)
-
-
 def main(argv):
-    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command),
-             SERVE: (serve_parser, run_serve_command)}
+    modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command)}
     if argv and argv[0] in modes:
         make_parser, run = modes[argv[0]]
         parser = make_parser()

@@ -142,37 +142,30 @@ REPERTOIRE = Repertoire("white-repertoire", WHITE, ("2,2",), 10, "model")
 
 
 def traverse(search, plan, answer):
-    """Depth first over `plan`'s positions: at the loser's, `answer(position, key, symmetry)`
-    gives the move to follow (None: stop there); at the winner's (before `plan.last_ply`) every
-    reply that keeps its win is followed. Returns the lines (move texts) that end in the winner's
-    slips from FIRST_SLIP_PLY on, one per position up to the symmetries."""
+    """strategy.depth_first over `plan`'s positions: at the loser's, `answer(position, key,
+    symmetry, line)` gives the move to follow (None: stop there); at the winner's (before
+    `plan.last_ply`) every reply that keeps its win is followed. Returns the lines (move texts)
+    that end in the winner's slips from FIRST_SLIP_PLY on, one per position up to the
+    symmetries."""
     slips, seen = [], set()
-    stack = [(strategy.position_after(plan.start), tuple(plan.start))]
-    while stack:
-        position, line = stack.pop()
-        if position.is_over or position.ply > plan.last_ply:
-            continue
-        key, symmetry = opening_book.position_key(position)
-        if key in seen:
-            continue
-        seen.add(key)
-        if position.to_move == plan.loser:
-            move = answer(position, key, symmetry)
-            if move is not None:
-                stack.append((position.play(move), line + (go_board.move_to_text(move),)))
-            continue
+
+    def winning(position, line):
         if position.ply >= plan.last_ply:
-            continue  # the loser's next move is past the repertoire
-        for reply in reversed(position.legal_moves()):
+            return []  # the loser's next move is past the repertoire
+        followed = []
+        for reply in reversed(position.legal_moves()):  # the solver is asked last to first
             after = position.play(reply)
-            reply_line = line + (go_board.move_to_text(reply),)
             if search.wins(position, reply):
-                stack.append((after, reply_line))
+                followed.append(reply)
             elif position.ply >= FIRST_SLIP_PLY and not after.is_over:
                 slip_key = opening_book.position_key(after)[0]
                 if slip_key not in seen:
                     seen.add(slip_key)
-                    slips.append(reply_line)
+                    slips.append(tuple(plan.start) + tuple(
+                        go_board.move_to_text(move) for move in line + (reply,)))
+        return followed[::-1]
+    strategy.depth_first([strategy.position_after(plan.start)], plan.last_ply, plan.loser,
+                         answer, winning, seen)
     return slips
 
 
@@ -185,7 +178,7 @@ def walk(search, plan, log=None):
     started, nodes_before = time.process_time(), search.nodes
     tries, per_ply = {}, collections.Counter()
 
-    def answer(position, key, symmetry):
+    def answer(position, key, symmetry, line):
         move, count = choose(search, position)
         if not count or ends_won(position, plan.loser):
             raise NotLost("{}: the loser wins at ply {}:\n{}".format(
@@ -226,7 +219,7 @@ def check(book, plan, search):
     must answer them with proofs)."""
     failures, checked = [], []
 
-    def answer(position, key, symmetry):
+    def answer(position, key, symmetry, line):
         checked.append(position)
         entry = book.entry(position)
         if entry is None or not entry.opponent_wins or \

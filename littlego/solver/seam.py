@@ -31,26 +31,16 @@ def seam_ply(plan):
 
 def positions(book, plan, begins):
     """Every position at `plan`'s seam ply that the loser can reach from `begins` while the
-    winner follows `book`, one per book key, in a fixed order (depth first, legal-move order)."""
-    last = seam_ply(plan)
-    found, seen = [], set()
-    stack = list(reversed(begins))
-    while stack:
-        position = stack.pop()
-        if position.is_over or position.ply > last:
-            continue
-        key = opening_book.position_key(position)[0]
-        if key in seen:
-            continue
-        seen.add(key)
+    winner follows `book`, one per book key, in a fixed order (strategy.depth_first)."""
+    last = seam_ply(plan)  # the winner's ply: only the winner's positions are there
+    found = []
+
+    def answer(position, key, symmetry, line):
         if position.ply == last:
             found.append(position)
-        elif position.to_move != plan.winner:
-            stack.extend(position.play(move) for move in reversed(position.legal_moves()))
-        else:
-            move = book.lookup(position)
-            if move is not None:
-                stack.append(position.play(move))
+            return None
+        return book.lookup(position)
+    strategy.depth_first(begins, last, plan.winner, answer)
     return found
 
 

@@ -2,9 +2,13 @@
 
 Start at `STRATEGIES` (what the book holds: each a winning side, a start and the last ply it
 answers; and AFTER_SLIPS, White's answers after Black's slips along White's repertoire, whose
-jobs the repertoire gives: solver/repertoire.py) and `walk` (one part of one strategy: every position the losing side can reach from a
-start while the winning side follows its answers, each answered with a proven winning move);
-`check` verifies a written book against a strategy the same way.
+jobs the repertoire gives: solver/repertoire.py) and `walk` (one part of one strategy: every
+position the losing side can reach from a start while the winning side follows its answers,
+each answered with a proven winning move); `check` verifies a written book against a strategy
+the same way. Both go through `depth_first`, the one traversal of "one side plays every move,
+the other follows its answers, one visit per book key", which the repertoire (the loser's
+tries, the winner's winning replies) and the seam (the positions just past a strategy) use
+too.
 `jobs` cuts the strategies into independent parts, one per start line, so that they run on local
 processes or a Ray cluster (littlego/solver/executors.py) and give the same answers whatever runs
 them. A strategy `after_mistakes` starts where its winner is lost: its jobs are every move of the
@@ -109,25 +113,47 @@ def slip_jobs(lines):
     return [Job(AFTER_SLIPS, tuple(line)) for line in lines]
 
 
+def every_move(position, line):
+    """`depth_first`'s default branches: every legal move, in legal-move order."""
+    return position.legal_moves()
+
+
+def depth_first(begins, last_ply, answering, answer, branches=every_move, seen=None):
+    """Visit every position reachable from `begins` (Positions, in order) through `last_ply`,
+    depth first, one visit per book key (opening_book.position_key: symmetric positions are
+    one), finished games left out. At a position of `answering`, `answer(position, key,
+    symmetry, line)` gives the one move followed (None: none); at the other side's,
+    `branches(position, line)` the moves followed, in the order they are visited. `line` is the
+    moves from the begin to the position; `seen`, the keys already visited (a caller may add
+    its own). The order is fixed, so the questions asked of a solver are the same on every run
+    (the book's bytes depend on it)."""
+    seen = set() if seen is None else seen
+    stack = [(position, ()) for position in reversed(begins)]
+    while stack:
+        position, line = stack.pop()
+        if position.is_over or position.ply > last_ply:
+            continue
+        key, symmetry = opening_book.position_key(position)
+        if key in seen:
+            continue
+        seen.add(key)
+        if position.to_move == answering:
+            move = answer(position, key, symmetry, line)
+            moves = () if move is None else (move,)
+        else:
+            moves = branches(position, line)
+        stack.extend((position.play(move), line + (move,)) for move in reversed(moves))
+
+
 def walk(search, job, log=None):
     """Answer every position of `job` (see the module docstring): `(answers, stats)` where
     answers is {book key: move in the key's frame} and stats counts positions per ply, nodes
     and CPU. Depth first, in legal-move order, so the answers are the same on every run."""
     strategy = job.strategy
     started, nodes_before = time.process_time(), search.nodes
-    answers, seen, per_ply = {}, set(), collections.Counter()
-    stack = [position_after(job.line)]
-    while stack:
-        position = stack.pop()
-        if position.is_over or position.ply > strategy.last_ply:
-            continue
-        key, symmetry = opening_book.position_key(position)
-        if key in seen:
-            continue
-        seen.add(key)
-        if position.to_move != strategy.winner:
-            stack.extend(position.play(move) for move in reversed(position.legal_moves()))
-            continue
+    answers, per_ply = {}, collections.Counter()
+
+    def answer(position, key, symmetry, line):
         move = search.winning_move(position)
         if move is None:
             raise StrategyBroken("{}: the winner loses at ply {}:\n{}".format(
@@ -137,7 +163,8 @@ def walk(search, job, log=None):
         if log and len(answers) % 1000 == 0:
             log("{} {}: {} answers, {:.0f} CPU s".format(
                 strategy.name, " ".join(job.line), len(answers), time.process_time() - started))
-        stack.append(position.play(move))
+        return move
+    depth_first([position_after(job.line)], strategy.last_ply, strategy.winner, answer)
     stats = {"answers": len(answers), "per_ply": {str(ply): count for ply, count
                                                   in sorted(per_ply.items())},
              "nodes": search.nodes - nodes_before,
@@ -167,7 +194,21 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None, slips=
     uniformly at random. Only positions from `from_ply` on are proven (earlier ones are still
     followed). Returns
     `(checked, failures)`, failures a list of `(position, book move or None)`."""
-    checked, failures = 0, []
+    checked, failures = [], []
+
+    def answer(position, key, symmetry, line):
+        move = book.lookup(position)
+        if position.ply >= from_ply:
+            checked.append(position)
+            if move is None or not search.wins(position, move):
+                failures.append((position, move))
+                return None
+        return move
+
+    def replies(position, line):
+        # Visited last to first (the order this check has always had); with `rng`, one.
+        moves = position.legal_moves()
+        return [rng.choice(moves)] if rng else moves[::-1]
     if rng:
         answered = starts(plan, book, slips)
         begins = [rng.choice(answered) for _ in range(lines)] if answered else []
@@ -175,33 +216,12 @@ def check(book, plan, search, rng=None, lines=0, from_ply=1, begins=None, slips=
         begins = starts(plan, slips=slips)
     for start in begins:
         if book.lookup(start) is None and plan.after_mistakes and not start.is_over:
-            checked += 1
+            checked.append(start)
             if search.wins(start):
                 failures.append((start, None))
             continue
-        stack, seen = [start], set()
-        while stack:
-            position = stack.pop()
-            if position.is_over or position.ply > plan.last_ply:
-                continue
-            if position.to_move != plan.winner:
-                replies = position.legal_moves()
-                chosen = [rng.choice(replies)] if rng else replies
-                stack.extend(position.play(move) for move in chosen)
-                continue
-            key = opening_book.position_key(position)[0]
-            if key in seen:
-                continue
-            seen.add(key)
-            move = book.lookup(position)
-            if position.ply >= from_ply:
-                checked += 1
-                if move is None or not search.wins(position, move):
-                    failures.append((position, move))
-                    continue
-            if move is not None:
-                stack.append(position.play(move))
-    return checked, failures
+        depth_first([start], plan.last_ply, plan.winner, answer, replies)  # each start anew
+    return len(checked), failures
 
 
 def check_on_fresh_solver(book, plan, table_bits, **check_arguments):

@@ -1,9 +1,10 @@
-"""Proven results of every legal move, for the board page (referee/serve.py, GET /api/analysis).
+"""Proven results of every legal move, for the board page (board/server.py, GET /api/analysis).
 
 Start at `move_results(position, cpu_limit)`. It asks three sources in turn and the first that
 proves something answers; the others are not asked:
-1. the compiled exact solver (`solver_moves`): the package `solver` at the repository root,
-   when it is importable and built (`solver.available()`); it answers for every move at once.
+1. the compiled exact solver (`solver_moves`): the package `littlego.solver`, loaded by name
+   (importlib, SOLVER_MODULE) when first asked, so that a test can put a fake in its place in
+   sys.modules; used when it is built (`solver.available()`); it answers for every move at once.
 2. the Python exact search (`search_moves`, endgame.ExactSolver) when at most
    endgame.EXACT_PLIES_LEFT plies are left: win or loss of each move, then each move's exact
    margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is
@@ -79,17 +80,28 @@ def summary(source, legal, moves, margin):
             "moves": moves, "unknown": len(moves) < len(legal), "best_try": None}
 
 
+def book_proofs(position, book):
+    """What `book` proves at `position` (this module's and live.py's one reading of a book
+    entry): `({move: WIN or LOSS}, try)`. The book holds the winning side's proven strategy, so
+    its move is a proven win (try None); a try of the book (the loser's repertoire) proves every
+    legal move lost, and the try is `(move, opponent_wins)`. `({}, None)` when the book has no
+    legal answer there."""
+    entry = book.entry(position)
+    moves = position.legal_moves()
+    if entry is None or entry.move not in moves:
+        return {}, None
+    if entry.opponent_wins:
+        return dict.fromkeys(moves, LOSS), (entry.move, entry.opponent_wins)
+    return {entry.move: WIN}, None
+
+
 def best_try(position, book, deadline, clock, table):
     """The answer's `best_try` for the lost `position`: the book's try, else, when few plies
     are left, the exact search's if it counts every move by `deadline`; None when neither
     knows it."""
-    entry = book.entry(position)
-    if entry is not None and entry.opponent_wins:
-        found = entry.move, entry.opponent_wins
-    elif go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT:
+    found = book_proofs(position, book)[1]
+    if found is None and go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT:
         found = endgame.best_try_in_time(position, deadline, table, clock)
-    else:
-        found = None
     if found is None:
         return None
     move, opponent_wins = found
@@ -166,12 +178,10 @@ def exact_margin(solver, position, child):
 
 def book_moves(position, book):
     """`({book move: win}, None)` when `book` answers `position` with a win, `({every legal
-    move: loss}, None)` when it answers with a try, else None (the book keeps no margins: they
-    stay offline, in its provenance)."""
-    entry = book.entry(position)
-    if entry is None:
+    move: loss}, None)` when it answers with a try, else None (`book_proofs`; the book keeps no
+    margins: they stay offline, in its provenance)."""
+    proofs = book_proofs(position, book)[0]
+    if not proofs:
         return None
-    if entry.opponent_wins:
-        return {go_board.move_to_text(move): {"result": LOSS}
-                for move in position.legal_moves()}, None
-    return {go_board.move_to_text(entry.move): {"result": WIN}}, None
+    return {go_board.move_to_text(move): {"result": result}
+            for move, result in proofs.items()}, None

@@ -136,7 +136,7 @@ function showDecision(decision, opponent) {
   }
 }
 
-// ---- Proven results of the person's moves (GET /api/analysis, littlego/referee/move_results.py) ----------
+// ---- Proven results of the person's moves (GET /api/analysis, littlego/analysis/move_results.py) --------
 // Asked for on every position where it is the person's turn; the server answers "pending" while
 // it works, and the page asks again. An answer for a position the page has left is dropped.
 const RESULTS_POLL_MS = 500;

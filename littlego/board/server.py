@@ -1,29 +1,31 @@
-"""`host.py serve`: the board in the browser, on 127.0.0.1 only.
+"""`littlego serve` (`host.py serve`): the board in the browser, on 127.0.0.1 only.
 
-Start at `BoardSession`: one game between the person at the page and an opponent, which is any
-player spec of players.py (by default the agent as a GTP engine), played on go_board's rules so
-that a refused click says the rules' reason. After each of the opponent's moves the session
-reads the agent's decision record from the player's log (`agent.read_decisions`), which is
-what the page shows as "what the agent thought". A finished game is saved as SGF under
-runs/board/, and every SGF under runs/ can be replayed move by move (`replay`). On the person's
-turn the page asks for the proven results of their moves (`analysis_job`: referee/move_results.py
-on a thread of its own, once per position).
+Start at `main` (the command line), then `BoardSession`: one game between the person at the page
+and an opponent, which is any player spec of players.py (by default the agent as a GTP engine),
+played on go_board's rules so that a refused click says the rules' reason. After each of the
+opponent's moves the session reads the agent's decision record from the player's log
+(`agent.read_decisions`), which is what the page shows as "what the agent thought". A finished
+game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move by move
+(`replay`). On the person's turn the page asks for the proven results of their moves
+(`analysis_job`: littlego/analysis/move_results.py on a thread of its own, once per position).
 
-`make_server` serves the page's files (referee/board/) and a small JSON API:
+`make_server` serves the page's files (board/static/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
     GET  /api/analysis        on the person's turn, the proven result of each of their moves
                               and, when they are lost, the best try in words
-                              (referee/move_results.py's JSON), or {"pending": true} while working
+                              (analysis/move_results.py's JSON), or {"pending": true} while working
     POST /api/new   {colour}  a new game, the person playing `colour` (1 Black, 2 White)
     POST /api/move  {move}    the person's move, `i,j` or `PASS`; then the opponent's answer
     GET  /api/games           the SGF files under runs/
     GET  /api/replay?sgf=P    every position of that game, for the page's slider
 """
 
+import argparse
 import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,15 +34,18 @@ from urllib.parse import parse_qs, urlparse
 import agent
 import course_io
 import go_board
+from littlego.analysis import move_results
 from littlego.gtp.engine import COMMAND_WORDS, score_text
-from littlego.referee import judge, move_results, rules
+from littlego.referee import judge, rules
+from littlego.referee.cli import PLAYER_HELP, add_referee_limits, program
 from littlego.referee.players import LOG_SUFFIX, make_player
 from littlego.referee.protocol import MoveLimits
 from littlego.referee.sgf import game_to_sgf, sgf_moves
 
+SERVE = "serve"  # the mode's word: `littlego serve`, `host.py serve`
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8561
-STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "board")
+STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                 ".css": "text/css; charset=utf-8", ".png": "image/png"}
 SAVED_GAMES_DIR = "board"  # under the runs directory
@@ -390,3 +395,36 @@ def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, anno
         server.server_close()
         session.close()
     return 0
+
+
+def serve_parser():
+    parser = argparse.ArgumentParser(
+        prog=program(SERVE),
+        description="Play Little-Go against a player in the browser, and replay the SGF games "
+                    "saved under the runs directory. Listens on 127.0.0.1 only.")
+    parser.add_argument("--opponent", help=PLAYER_HELP + " (default: this agent as a GTP "
+                                                         "engine, littlego gtp)")
+    parser.add_argument("--colour", "--color", type=int, choices=(1, 2), default=1,
+                        help="your colour in the first game (default 1; the page can change it)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help="port on 127.0.0.1 (default %(default)s; 0 picks a free one)")
+    parser.add_argument("--runs", default="runs", metavar="DIR",
+                        help="where SGFs are listed for replay; games played on the page are "
+                             "saved in DIR/board (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="the opponent's seed")
+    add_referee_limits(parser)
+    return parser
+
+
+def main(argv):
+    """`serve [options]` (the mode's word first, as host.py and `littlego` pass it): the exit
+    code; a bad option or player is one line on stderr, exit 2."""
+    parser = serve_parser()
+    args = parser.parse_args(argv[1:])
+    opponent = args.opponent or default_opponent(sys.executable)
+    try:
+        return serve(opponent, args.colour, args.port, args.runs, args.limit_cpu,
+                     args.limit_wall, args.seed, announce=lambda line: print(line, flush=True),
+                     opponent_name=None if args.opponent else AGENT_NAME)
+    except ValueError as error:  # an unknown player, a missing package
+        parser.error(str(error))

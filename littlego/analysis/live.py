@@ -1,19 +1,19 @@
-"""The GTP engine's live analysis (`lz-analyze`, Leela Zero's command as Sabaki and Lizzie use
-it): what the agent makes of every move of one position, refined slice by slice until the
-controller sends its next command.
+"""Live analysis: what the agent makes of every move of one position, refined slice by slice;
+the GTP engine presents it as `lz-analyze` (Leela Zero's command as Sabaki and Lizzie use it)
+until the controller sends its next command.
 
 Start at `Analysis.step`, one slice of work, and `Analysis.candidates`, what is known after it.
-Certainties come first: the opening book's entry (its move a proven win; or a try, the
-position proven lost and every move with it), and, at most endgame.EXACT_PLIES_LEFT plies from
-the end, the exact solver's proof of each move in turn (an unfinished proof resumes in the next
-slice from the kept solver table); when every move is proven lost, the exact search's best try
-(`endgame.best_try_in_time`, slice after slice until it has counted every move). A lost position's try
-is `Analysis.best_try`, the move to play, ranked first among the proven losses; the engine says
-what it asks of the opponent (agent.try_details). Then MCTS (mcts/core.py) in this process, one
-tree grown slice after slice: its root children give visits and mean values, and the most
-visited path below each its principal variation. A move proven either way (by the book, the
-solver or the search's own solver backups) has value 1 or 0. The tree stops growing at
-MAX_SIMULATIONS, which bounds its memory.
+Certainties come first: the opening book's entry (move_results.book_proofs: its move a proven
+win; or a try, the position proven lost and every move with it), and, at most
+endgame.EXACT_PLIES_LEFT plies from the end, the exact solver's proof of each move in turn (an
+unfinished proof resumes in the next slice from the kept solver table); when every move is
+proven lost, the exact search's best try (`endgame.best_try_in_time`, slice after slice until it
+has counted every move). A lost position's try is `Analysis.best_try`, the move to play, ranked
+first among the proven losses; the engine says what it asks of the opponent (agent.try_details).
+Then MCTS (mcts/core.py) in this process, one tree grown slice after slice: its root children
+give visits and mean values, and the most visited path below each its principal variation. A
+move proven either way (by the book, the solver or the search's own solver backups) has value 1
+or 0. The tree stops growing at MAX_SIMULATIONS, which bounds its memory.
 Standard library only, Python 3.7 syntax, like the engine.
 """
 
@@ -23,6 +23,7 @@ import time
 
 import endgame
 import go_board
+from littlego.analysis import move_results
 from mcts import core
 from mcts.budget import Budget
 from mcts.go_game import GoState, PlayoutEvaluator
@@ -31,30 +32,27 @@ from mcts.stopping import StopRules
 # Tree nodes take a few hundred bytes each: this many simulations stay within a few hundred MB.
 MAX_SIMULATIONS = 400000
 
+# The book's proofs (move_results.book_proofs) as the search's values.
+BOOK_VALUES = {move_results.WIN: core.WIN, move_results.LOSS: core.LOSS}
 # One move's analysis: `value` for the side to move in [0, 1] (exact when `proven`), `pv` the
 # moves from this one on.
 Candidate = collections.namedtuple("Candidate", "move visits value proven pv")
 
 
 class Analysis(object):
-    """The analysis of `position` under the agent's `settings`, proofs kept in `solver_table`.
+    """The analysis of `position` under the agent's `settings` and `book` (agent.read_book's),
+    proofs kept in `solver_table`.
     `best_try` is `(move, opponent_wins)` once the position is known lost with a try (as
     endgame.ExactSolver.best_try gives it), else None."""
 
-    def __init__(self, position, settings, solver_table):
+    def __init__(self, position, settings, book, solver_table):
         self.position = position
         self.settings = settings
         self.solver_table = solver_table
         self.moves = position.legal_moves()  # none once the game is over
-        self.proofs = {}  # move -> core.WIN or core.LOSS for the side to move
-        self.best_try = None
-        entry = settings.book.entry(position)
-        if entry is not None and entry.move in self.moves:
-            if entry.opponent_wins:  # a try: the position is lost, whatever is played
-                self.proofs = dict.fromkeys(self.moves, core.LOSS)
-                self.best_try = entry.move, entry.opponent_wins
-            else:
-                self.proofs[entry.move] = core.WIN
+        proofs, self.best_try = move_results.book_proofs(position, book)
+        # move -> core.WIN or core.LOSS for the side to move
+        self.proofs = {move: BOOK_VALUES[result] for move, result in proofs.items()}
         exact = settings.use_solver and \
             go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT
         self.unproven = [move for move in self.moves if move not in self.proofs] if exact else []

@@ -1,4 +1,4 @@
-"""littlego.gtp.lz_analyze.py: the lz-analyze analysis of one position, in slices (the stream and its
+"""littlego/analysis/live.py: the lz-analyze analysis of one position, in slices (the stream and its
 format are tested with the engine, tests/test_gtp_engine.py). Exact where the book or the
 solver proves a move, and a lost position's best try counted slice by slice; MCTS root
 statistics elsewhere."""
@@ -8,7 +8,7 @@ import itertools
 import agent
 import endgame
 import go_board
-from littlego.gtp.lz_analyze import MAX_SIMULATIONS, Analysis
+from littlego.analysis.live import MAX_SIMULATIONS, Analysis
 from mcts import core
 
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
@@ -20,7 +20,8 @@ SLICE = 0.05
 def analysed(position, simulations, environ=SETTINGS):
     """The analysis after slices enough for `simulations` (whatever the machine's speed), or
     until it has nothing left to do."""
-    analysis = Analysis(position, agent.Settings(environ), {})
+    settings = agent.Settings(environ)
+    analysis = Analysis(position, settings, agent.read_book(settings), {})
     while analysis.simulations < simulations and analysis.step(SLICE):
         pass
     return analysis
@@ -107,7 +108,7 @@ def test_a_finished_game_has_nothing_to_analyse():
 
 
 def test_the_tree_stops_growing_at_its_cap(monkeypatch):
-    monkeypatch.setattr("littlego.gtp.lz_analyze.MAX_SIMULATIONS", 50)
+    monkeypatch.setattr("littlego.analysis.live.MAX_SIMULATIONS", 50)
     analysis = analysed(go_board.Position(), 1000)
     assert analysis.simulations == 50 and not analysis.step(SLICE)
     assert MAX_SIMULATIONS > 50
