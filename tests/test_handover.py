@@ -8,11 +8,13 @@ samples and throws no win.
 
 import json
 import random
+import sys
 
 import pytest
-from test_endgame import KNIFE_EDGE_LINE
+from test_endgame import KNIFE_EDGE_LINE, knife_edge
 
 import endgame
+import go_board
 import opening_book
 from go_board import WHITE
 from littlego import solver
@@ -80,3 +82,21 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
     assert whole["max_cpu"] == max(record["cpu"] for record in records)
     assert sum(line["positions"] for line in lines[:-1]) == len(records)
     assert {record["colour"] for record in records} == {"Black", "White"}
+
+
+def test_a_replay_decides_an_earlier_runs_positions_again_in_their_order(tmp_path, capsys):
+    corner = go_board.Position().play(go_board.from_coord(0, 0))  # White's book answers
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text("".join(json.dumps({"source": source, "position": [
+        position.black, position.white, position.prev_black, position.prev_white,
+        position.to_move, position.ply]}) + "\n"
+        for source, position in (("first", knife_edge()), ("second", corner))))
+    out = tmp_path / "again.jsonl"
+    code = handover.main(["--replay", str(earlier), "--python", sys.executable, "--jobs", "1",
+                          "--json", str(out), "--quiet"])
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert code == 0
+    assert [(record["source"], record["ply"], record["by"], record["move"], record["thrown"])
+            for record in records] == [("first", 12, "book", "3,0", False),
+                                       ("second", 2, "book", records[1]["move"], False)]
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["decided"] == 2

@@ -1,7 +1,7 @@
 """The seam between the book and the in-game exact search, sampled as strong games make it.
 
 Usage: littlego handover [--positions 2000] [--seed 1] [--jobs 2] [--python PATH]
-                         [--games FILE ...] [--json OUT] [--quiet]
+                         [--games FILE ...] [--json OUT] [--quiet] [--replay JSON]
 
 Start at `main`. A won game runs through this seam: the book answers the winner through its last
 ply, then the agent's own search must keep the win, within one move's CPU on the grader's Python
@@ -16,7 +16,9 @@ and each line gives the winner's positions at the first SEAM_MOVES of its plies 
 enter the book's strategies (`SOURCES`): White after each of Black's 24 losing first moves (the
 forced-opening games), after Black's ply-3 mistakes, after Black's slips along White's
 repertoire, and Black after its centre. `--games` adds the won positions of recorded games
-(games.jsonl records, e.g. recorded_games/ or a ladder's) at the same plies.
+(games.jsonl records, e.g. recorded_games/ or a ladder's) at the same plies. `--replay` decides
+the positions of an earlier run's --json again instead (the same positions before and after a
+change: the book or the agent).
 
 Every position is then decided by the agent itself (`agent.decide`, the book first, with a
 fresh exact-search table as in a new per-move process) under the grader's Python 3.7 (or
@@ -188,6 +190,16 @@ def game_positions(search, book, paths):
     return found
 
 
+def replayed_positions(path):
+    """[(source, position)] of an earlier run's --json records, in their order."""
+    with open(path) as handle:
+        records = [json.loads(line) for line in handle if line.strip()]
+    return [(record["source"], go_board.Position(black, white, to_move, ply, prev_black,
+                                                 prev_white))
+            for record in records
+            for black, white, prev_black, prev_white, to_move, ply in [record["position"]]]
+
+
 def decide(python, positions, jobs, progress):
     """The agent's decisions of `positions` under `python`, on `jobs` processes at once:
     [(move, source, cpu, budget)]."""
@@ -254,6 +266,8 @@ def main(argv=None):
                         help="games.jsonl files (default: recorded_games/*.jsonl)")
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
     parser.add_argument("--json", metavar="OUT", help="write every judged position here")
+    parser.add_argument("--replay", metavar="JSON",
+                        help="decide the positions of an earlier run's --json, not new ones")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     progress = Progress(args.quiet)
@@ -266,9 +280,12 @@ def main(argv=None):
     book = opening_book.read()
     paths = sorted(glob.glob(RECORDED_GAMES)) if args.games is None else args.games
     with solver.Solver() as search:
-        sampled = sampled_positions(book, search, random.Random(args.seed), args.positions,
-                                    progress)
-        sampled += game_positions(search, book, paths)
+        if args.replay:
+            sampled = replayed_positions(args.replay)
+        else:
+            sampled = sampled_positions(book, search, random.Random(args.seed), args.positions,
+                                        progress)
+            sampled += game_positions(search, book, paths)
         decisions = decide(python, [position for _, position in sampled], args.jobs, progress)
         records = judge(search, sampled, decisions)
     if args.json:
