@@ -303,17 +303,18 @@ def search_move(position, cpu_deadline, settings, refuted=frozenset()):
 
 def searched_move(position, children, refuted=frozenset()):
     """The move the search's merged root statistics choose: the best placement, a pass only
-    when the pass rule allows it; None without children. Moves in `refuted` (proven losing)
-    are left out while any other is there."""
-    if any(stats.action not in refuted for stats in children):
-        children = [stats for stats in children if stats.action not in refuted]
+    when the pass rule allows it; None without children. Placements in `refuted` (proven
+    losing) are left out while another placement is there; they never make a pass of it (the
+    exact search tries the pass last, so in a lost position it is the one move it has not
+    refuted yet, and passing would hand the opponent the win by passing back)."""
     placements = [stats for stats in children if stats.action != PASS]
     passing = [stats for stats in children if stats.action == PASS]
     # The search passes only when the pass is proven to win: a pass costs a point like a lost
     # stone, so a pass that merely looks good in playouts is never played.
     if passing and (not placements or passing[0].solved == core.WIN):
         return PASS
-    return core.best_action(placements) if placements else None
+    alive = [stats for stats in placements if stats.action not in refuted] or placements
+    return core.best_action(alive) if alive else None
 
 
 def lost_summary(opponent, opponent_wins, opponent_moves):

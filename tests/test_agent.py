@@ -344,6 +344,10 @@ def test_the_search_plays_no_move_the_exact_search_refuted_while_another_is_left
     assert agent.searched_move(position, children) == liked
     assert agent.searched_move(position, children, frozenset([liked])) == other
     assert agent.searched_move(position, children, frozenset([liked, other])) == liked
+    # Every placement refuted, the pass not yet (the proof tries it last): still no pass.
+    passing = core.ChildStats(PASS, 50, 45.0, None)
+    assert agent.searched_move(position, children + [passing],
+                               frozenset([liked, other])) == liked
 
 
 def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeypatch):
