@@ -716,10 +716,21 @@ def parse_kata_line(line):
     return blocks
 
 
-def kata_lines(engine, count, command="kata-analyze 10"):
-    _, _, stream = engine.handle(command)
-    return list(itertools.islice(stream.lines(lambda seconds: time.sleep(seconds) or False),
-                                 count))
+def settled_kata_line(engine, settled):
+    """The first kata-analyze line on `engine`'s position whose blocks are `settled` (a test
+    of parse_kata_line's blocks), within LINE_TIMEOUT seconds of wall time, while no command
+    comes."""
+    _, _, stream = engine.handle("kata-analyze 10")
+    deadline = time.monotonic() + LINE_TIMEOUT
+    for line in stream.lines(lambda seconds: time.sleep(seconds) or False):
+        blocks = parse_kata_line(line)
+        if settled(blocks):
+            return line
+        assert time.monotonic() < deadline, line
+
+
+def all_exact(blocks):
+    return {block["scoreStdev"] for block in blocks} == {"0"}
 
 
 def exact_scores(position):
@@ -740,7 +751,8 @@ def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
     engine = new_engine()
     engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
                                                   previous=LAST_PLY_BEFORE)
-    line = kata_lines(engine, 3)[-1]
+    line = settled_kata_line(engine, lambda blocks: all_exact(blocks) and all(
+        block["visits"] != "0" for block in blocks))
     assert line == " ".join(
         "info move {} visits 1 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
         "order {} pv {}".format(move, winrate, score, score, order, move)
@@ -758,7 +770,8 @@ def test_kata_analyze_in_a_lost_endgame_gives_the_margins_the_exact_search_prove
     engine = new_engine()
     engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
                                                   previous=HOPELESS_BEFORE)
-    blocks = parse_kata_line(kata_lines(engine, 5)[-1])
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: all_exact(blocks) and len(
+        blocks) == 7 and blocks[0]["move"] == "E2"))
     assert [(block["move"], block["winrate"], block["scoreLead"], block["scoreMean"],
              block["scoreStdev"]) for block in blocks] == [
         ("E2", "0.000000", "-11.5", "-11.5", "0"), ("pass", "0.000000", "-12.5", "-12.5", "0"),
@@ -777,8 +790,9 @@ def test_kata_analyze_six_plies_from_the_end_agrees_with_the_exact_search():
     position = position_before_end(random.Random(1), 6, 0.1, 0.5)
     engine = new_engine()
     engine.position = position
-    blocks = parse_kata_line(kata_lines(engine, 30)[-1])
     scores = exact_scores(position)
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: all_exact(blocks) and len(
+        blocks) == len(scores)))
     assert scores == {"D1": -2.5, "C1": -2.5, "C2": -2.5, "B2": -2.5, "A3": 2.5, "B4": -2.5,
                       "D5": -2.5, "pass": -4.5}
     assert {block["move"]: float(block["scoreLead"]) for block in blocks} == scores
@@ -794,7 +808,7 @@ def test_kata_analyze_marks_estimates_with_the_plies_left():
     # -1.5 for Black, raised to the smallest win); the searched moves' scores are estimates
     # too, the board after them, with 23 plies left; but a pass ends the game there (the
     # previous board is the same, docs/rules.md), which loses by komi exactly.
-    blocks = parse_kata_line(kata_lines(new_engine(), 1)[0])
+    blocks = parse_kata_line(settled_kata_line(new_engine(), bool))
     assert [block["order"] for block in blocks] == [str(order) for order in range(len(blocks))]
     assert (blocks[0]["move"], blocks[0]["winrate"], blocks[0]["scoreLead"],
             blocks[0]["scoreStdev"]) == ("C3", "1.000000", "0.5", "23")
