@@ -57,6 +57,9 @@ COMMANDS = collections.OrderedDict([
                              "littlego verify-book --lines 40")),
     ("build-solver", _command("littlego.solver.build", "compile the exact solver (C)",
                               "littlego build-solver --force")),
+    ("review", _command("littlego.analysis.review",
+                        "a game's every move by exact value: the points given away, the first "
+                        "win thrown away", "littlego review runs/x/games.jsonl 3 --cpu 5")),
     # Strength and speed
     ("ladder", _command("littlego.bench.ladder", "the strength ladder against the yardstick",
                         "littlego ladder --opponents alphabeta4:4 --agent-move-cpu 1 "

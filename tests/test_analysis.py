@@ -194,6 +194,23 @@ def test_the_winning_moves_margins_come_first_and_give_the_positions():
             assert wins[go_board.move_to_text(move)]["margin"] == margin / 2.0
 
 
+def test_the_margin_search_resumed_slice_after_slice_gives_every_margin():
+    # A clock one second later at every reading: each slice stops at its first deadline check
+    # (one every 1,024 nodes); the kept solver and bounds carry the work to the next.
+    position = Position.from_text(THREE_WINNING_MOVES, to_move=BLACK, ply=17,
+                                  previous=THREE_WINNING_MOVES_BEFORE)
+    clock = itertools.count().__next__
+    search = move_results.ExactMargins(position)
+    slices = 1
+    while not search.advance(clock() + 1, clock):
+        slices += 1
+    assert slices > 3 and search.bounds() > 0
+    moves, margin = search.answer()
+    assert {move: (known["result"], known["margin"]) for move, known in moves.items()} == \
+        expected_results(position)
+    assert margin == 0.5
+
+
 def test_too_many_plies_left_for_the_search_and_no_book_is_not_proven():
     position = Position.from_text(EARLY, to_move=BLACK, ply=5)
     assert go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT

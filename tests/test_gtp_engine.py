@@ -20,10 +20,12 @@ import pytest
 from test_agent import HOPELESS, HOPELESS_BEFORE
 
 import agent
+import endgame
 import go_board
 import littlego
 import opening_book
 from littlego.analysis import live
+from littlego.bench.positions import position_before_end
 from littlego.gtp import engine as gtp_engine
 from littlego.gtp import sgf_game
 from littlego.referee import judge
@@ -68,7 +70,8 @@ def test_the_administrative_commands():
         "? Little-Go is played with komi 2.5\n\n"
         "=\n\n"
         "? syntax error\n\n"
-        "= boardsize\nclear_board\nfinal_score\nfinal_status_list\ngenmove\nkgs-time_settings\n"
+        "= boardsize\nclear_board\nfinal_score\nfinal_status_list\ngenmove\nkata-analyze\n"
+        "kgs-time_settings\n"
         "known_command\nkomi\nlist_commands\nlittlego-decision\nloadsgf\nlz-analyze\nname\n"
         "play\nprintsgf\nprotocol_version\nquit\nshowboard\ntime_left\ntime_settings\nundo\n"
         "version\n\n"
@@ -693,3 +696,131 @@ def test_each_game_searches_on_its_own_seed_and_the_settings_stay_as_read():
     converse(["clear_board", "boardsize 5"], engine)
     assert engine.settings.seed == seed  # read once at start-up, never changed
     assert engine.game_settings.seed == seed + 2 * gtp_engine.GAME_SEED_STRIDE
+
+
+# ---- kata-analyze ---------------------------------------------------------------------------
+
+KATA_FIELDS = ("move", "visits", "winrate", "scoreMean", "scoreStdev", "scoreLead", "prior",
+               "order", "pv")
+
+
+def parse_kata_line(line):
+    """The `info` blocks of one kata-analyze line as dicts of their words, failing on anything
+    out of format."""
+    blocks = []
+    for text in line.split("info ")[1:]:
+        words = text.split()
+        pv_at = words.index("pv")
+        assert tuple(words[:pv_at:2]) + ("pv",) == KATA_FIELDS, line
+        blocks.append(dict(zip(words[:pv_at:2], words[1:pv_at:2]), pv=words[pv_at + 1:]))
+    return blocks
+
+
+def settled_kata_line(engine, settled):
+    """The first kata-analyze line on `engine`'s position whose blocks are `settled` (a test
+    of parse_kata_line's blocks), within LINE_TIMEOUT seconds of wall time, while no command
+    comes."""
+    _, _, stream = engine.handle("kata-analyze 10")
+    deadline = time.monotonic() + LINE_TIMEOUT
+    for line in stream.lines(lambda seconds: time.sleep(seconds) or False):
+        blocks = parse_kata_line(line)
+        if settled(blocks):
+            return line
+        assert time.monotonic() < deadline, line
+
+
+def all_exact(blocks):
+    return {block["scoreStdev"] for block in blocks} == {"0"}
+
+
+def exact_scores(position):
+    """`{GTP vertex: the mover's exact margin after it}` by endgame.ExactSolver.value."""
+    solver = endgame.ExactSolver()
+    scores = {}
+    for move, child in solver.root_moves(position):
+        if child is None:
+            scores[gtp_engine.vertex_text(move)] = endgame.mover_margin(position)
+        else:
+            scores[gtp_engine.vertex_text(move)] = -solver.value(
+                *(child + (endgame.WORST, -endgame.WORST))) / 2
+    return scores
+
+
+def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
+    # White to move at ply 24: only C5 wins, by half a point (tests/test_agent.py's LAST_PLY).
+    engine = new_engine()
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
+    line = settled_kata_line(engine, lambda blocks: all_exact(blocks) and all(
+        block["visits"] != "0" for block in blocks))
+    assert line == " ".join(
+        "info move {} visits 1 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
+        "order {} pv {}".format(move, winrate, score, score, order, move)
+        for order, (move, winrate, score) in enumerate([
+            ("C5", "1.000000", "0.5"), ("A3", "0.000000", "-0.5"), ("E2", "0.000000", "-0.5"),
+            ("B1", "0.000000", "-0.5"), ("D1", "0.000000", "-0.5"),
+            ("pass", "0.000000", "-1.5")]))
+    assert {block["move"]: float(block["scoreLead"]) for block in parse_kata_line(line)} == \
+        exact_scores(engine.position)
+
+
+def test_kata_analyze_in_a_lost_endgame_gives_the_margins_the_exact_search_proves(capsys):
+    # Black to move at ply 23, every move lost: by 11.5 (White answers in the one empty row),
+    # passing by 12.5 (White fills too); the try E2 first, as lz-analyze lists it.
+    engine = new_engine()
+    engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
+                                                  previous=HOPELESS_BEFORE)
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: all_exact(blocks) and len(
+        blocks) == 7 and blocks[0]["move"] == "E2"))
+    assert [(block["move"], block["winrate"], block["scoreLead"], block["scoreMean"],
+             block["scoreStdev"]) for block in blocks] == [
+        ("E2", "0.000000", "-11.5", "-11.5", "0"), ("pass", "0.000000", "-12.5", "-12.5", "0"),
+        ("A2", "0.000000", "-11.5", "-11.5", "0"), ("B2", "0.000000", "-11.5", "-11.5", "0"),
+        ("C2", "0.000000", "-11.5", "-11.5", "0"), ("D2", "0.000000", "-11.5", "-11.5", "0"),
+        ("E1", "0.000000", "-11.5", "-11.5", "0")]
+    assert {block["move"]: float(block["scoreLead"]) for block in blocks} == \
+        exact_scores(engine.position)
+    assert capsys.readouterr().err == (
+        "my_player: kata-analyze, ply 23, Black to move: lost: White must find 7 of 7 moves "
+        "(best try E2)\n")
+
+
+def test_kata_analyze_six_plies_from_the_end_agrees_with_the_exact_search():
+    # Black to move at ply 19 of a seeded game: A3 alone wins, by 2.5; the rest lose.
+    position = position_before_end(random.Random(1), 6, 0.1, 0.5)
+    engine = new_engine()
+    engine.position = position
+    scores = exact_scores(position)
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: all_exact(blocks) and len(
+        blocks) == len(scores)))
+    assert scores == {"D1": -2.5, "C1": -2.5, "C2": -2.5, "B2": -2.5, "A3": 2.5, "B4": -2.5,
+                      "D5": -2.5, "pass": -4.5}
+    assert {block["move"]: float(block["scoreLead"]) for block in blocks} == scores
+    assert {block["scoreStdev"] for block in blocks} == {"0"}
+    best = max(scores.values())
+    assert (blocks[0]["move"], blocks[0]["winrate"], float(blocks[0]["scoreLead"])) == (
+        "A3", "1.000000", best)
+    assert endgame.ExactSolver().best_move(position)[1] / 2 == best
+
+
+def test_kata_analyze_marks_estimates_with_the_plies_left():
+    # The empty board: the book proves the centre wins (an estimate: the stones as they stand,
+    # -1.5 for Black, raised to the smallest win); the searched moves' scores are estimates
+    # too, the board after them, with 23 plies left; but a pass ends the game there (the
+    # previous board is the same, docs/rules.md), which loses by komi exactly.
+    blocks = parse_kata_line(settled_kata_line(new_engine(), bool))
+    assert [block["order"] for block in blocks] == [str(order) for order in range(len(blocks))]
+    assert (blocks[0]["move"], blocks[0]["winrate"], blocks[0]["scoreLead"],
+            blocks[0]["scoreStdev"]) == ("C3", "1.000000", "0.5", "23")
+    legal = go_board.Position().legal_moves()
+    for block in blocks[1:]:
+        assert block["prior"] == "{:.6f}".format(1.0 / len(legal))
+        assert (block["scoreLead"], block["scoreMean"], block["scoreStdev"]) == (
+            ("-2.5", "-2.5", "0") if block["move"] == "pass" else ("-1.5", "-1.5", "23"))
+
+
+@pytest.mark.parametrize("command, answer", [
+    (command.replace("lz-analyze", "kata-analyze"), answer.replace("lz-analyze", "kata-analyze"))
+    for command, answer in ANALYZE_FORMS])
+def test_kata_analyze_argument_forms(command, answer):
+    assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"

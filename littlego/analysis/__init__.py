@@ -1,9 +1,11 @@
 """What is known about a position: the one home of exact results, margins, tries and live
-search, which the browser board (littlego/board) and GTP's `lz-analyze` (littlego/gtp) present.
+search, which the browser board (littlego/board) and GTP's `lz-analyze` and `kata-analyze`
+(littlego/gtp) present.
 
 Start at `move_results` (every legal move's proven result, its margin, and a lost position's
 best try, as JSON: the board's GET /api/analysis) or `live` (`Analysis`: the book, the exact
-proofs and MCTS refined slice by slice, for `lz-analyze`). Both ask the agent's own parts (the
-book, endgame's exact search, mcts) and the compiled solver; nothing here plays or judges a
-game, and the referee imports nothing from here.
+proofs, the exact margins and MCTS refined slice by slice, for the GTP analysis commands). Both
+ask the agent's own parts (the book, endgame's exact search, mcts) and the compiled solver;
+`review` (`littlego review`) asks move_results about every position of a recorded game.
+Nothing here plays or judges a game, and the referee imports nothing from here.
 """

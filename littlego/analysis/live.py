@@ -1,6 +1,7 @@
 """Live analysis: what the agent makes of every move of one position, refined slice by slice;
 the GTP engine presents it as `lz-analyze` (Leela Zero's command as Sabaki and Lizzie use it)
-until the controller sends its next command.
+and `kata-analyze` (KataGo's, with each move's score) until the controller sends its next
+command.
 
 Start at `Analysis.step`, one slice of work, and `Analysis.candidates`, what is known after it.
 Certainties come first: the opening book's entry (move_results.book_proofs: its move a proven
@@ -14,6 +15,10 @@ Then MCTS (mcts/core.py) in this process, one tree grown slice after slice: its 
 give visits and mean values, and the most visited path below each its principal variation. A
 move proven either way (by the book, the solver or the search's own solver backups) has value 1
 or 0. The tree stops growing at MAX_SIMULATIONS, which bounds its memory.
+With `margins` (kata-analyze), each move's exact final margin too, once its result is proven
+and before MCTS: move_results.ExactMargins, resumed slice after slice, at most
+endgame.EXACT_PLIES_LEFT plies from the end and until it keeps MAX_MARGIN_BOUNDS bounds.
+`Analysis.score` is a move's margin, exact or, where it is not known, estimated (`estimate`).
 Standard library only, Python 3.7 syntax, like the engine.
 """
 
@@ -32,6 +37,12 @@ from mcts.stopping import StopRules
 # Tree nodes take a few hundred bytes each: this many simulations stay within a few hundred MB.
 MAX_SIMULATIONS = 400000
 
+# The exact margin search stops once it keeps this many bounds (a few hundred bytes each): its
+# moves without a margin stay estimated.
+MAX_MARGIN_BOUNDS = 1000000
+# Margins are whole stones plus komi's half point: a proven win is by at least this much.
+CLOSEST_MARGIN = go_board.KOMI % 1
+
 # The book's proofs (move_results.book_proofs) as the search's values.
 BOOK_VALUES = {move_results.WIN: core.WIN, move_results.LOSS: core.LOSS}
 # One move's analysis: `value` for the side to move in [0, 1] (exact when `proven`), `pv` the
@@ -45,7 +56,7 @@ class Analysis(object):
     `best_try` is `(move, opponent_wins)` once the position is known lost with a try (as
     endgame.ExactSolver.best_try gives it), else None."""
 
-    def __init__(self, position, settings, book, solver_table):
+    def __init__(self, position, settings, book, solver_table, margins=False):
         self.position = position
         self.settings = settings
         self.solver_table = solver_table
@@ -57,6 +68,8 @@ class Analysis(object):
             go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT
         self.unproven = [move for move in self.moves if move not in self.proofs] if exact else []
         self.seeking_try = False  # every move is proven lost, the best try not yet counted
+        self.margins = move_results.ExactMargins(position, solver_table) \
+            if margins and exact else None
         self.rng = random.Random(settings.seed + position.ply)
         self.evaluator = PlayoutEvaluator(settings.knowledge)
         self.root = None
@@ -72,6 +85,10 @@ class Analysis(object):
             self.best_try = endgame.best_try_in_time(self.position, time.monotonic() + seconds,
                                                      self.solver_table, clock=time.monotonic)
             self.seeking_try = self.best_try is None
+            return True
+        if self.margins is not None and not self.margins.finished() and \
+                self.margins.bounds() < MAX_MARGIN_BOUNDS:
+            self.margins.advance(time.monotonic() + seconds, time.monotonic)
             return True
         done = self.root is not None and self.root.solved is not None
         if not self.moves or done or self.simulations >= MAX_SIMULATIONS:
@@ -121,3 +138,30 @@ class Analysis(object):
             rank[candidate.value if candidate.proven else None], candidate.move == try_move,
             candidate.visits, candidate.value), reverse=True)
         return found
+
+    def score(self, candidate):
+        """`(points, exact)`: the side to move's final margin after the `candidate`'s move
+        (komi included, positive wins), exact when the margin search proved it or the move ends
+        the game, else `estimate`'s."""
+        move = candidate.move
+        after = self.position.play(move)
+        if after.is_over:
+            return -endgame.mover_margin(after), True
+        known = self.margins.moves.get(go_board.move_to_text(move), {}) \
+            if self.margins is not None else {}
+        if "margin" in known:
+            return known["margin"], True
+        return estimate(self.position, move, candidate.value if candidate.proven else None), \
+            False
+
+
+def estimate(position, move, proof):
+    """The mover's margin after `move` with the stones as they stand, moved to the nearest
+    margin a proof allows (`proof`: core.WIN, core.LOSS or None): a proven win is by at least
+    CLOSEST_MARGIN, a proven loss by at least as much the other way."""
+    points = -endgame.mover_margin(position.play(move))
+    if proof == core.WIN:
+        return max(points, CLOSEST_MARGIN)
+    if proof == core.LOSS:
+        return min(points, -CLOSEST_MARGIN)
+    return points

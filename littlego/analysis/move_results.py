@@ -8,7 +8,8 @@ proves something answers; the others are not asked:
 2. the Python exact search (`search_moves`, endgame.ExactSolver) when at most
    endgame.EXACT_PLIES_LEFT plies are left: win or loss of each move, then each move's exact
    margin (winning moves first) while the CPU lasts. What it proved before the CPU ran out is
-   kept.
+   kept. `ExactMargins` is the same search resumable slice after slice (GTP's kata-analyze,
+   through live.py).
 3. the opening book (`book_moves`): the book holds the winning side's proven strategy, so its
    move is a proven win and the other moves stay unknown; a try of the book (the loser's
    repertoire) proves the position lost, every move with it.
@@ -145,25 +146,61 @@ def search_moves(position, deadline, clock, table=None):
     `table`: where the proofs are kept (see ExactSolver)."""
     if go_board.plies_left(position.ply) > endgame.EXACT_PLIES_LEFT:
         return None
-    solver = endgame.ExactSolver(cpu_deadline=deadline, clock=clock, table=table)
-    root = [(go_board.move_to_text(move), child) for move, child in solver.root_moves(position)]
-    moves = {}
-    try:
-        for move, child in root:
-            moves[move] = {"result": WIN if solver.move_wins(position, child) else LOSS}
-        # The winning moves' margins first: by how much one wins is what the page most needs.
-        for move, child in sorted(root, key=lambda item: moves[item[0]]["result"] != WIN):
-            moves[move]["margin"] = exact_margin(solver, position, child) / HALF_POINTS
-    except endgame.OutOfTime:
-        pass
-    if not moves:
-        return None
-    # The position's margin is its best move's: a winning one's when any wins (losing moves'
-    # margins are negative), so the losing moves' margins are not needed then.
-    wins = [known for known in moves.values() if known["result"] == WIN]
-    margins = [known.get("margin") for known in (wins or moves.values())]
-    complete = len(moves) == len(root) and None not in margins
-    return moves, max(margins) if complete else None
+    search = ExactMargins(position, table)
+    search.advance(deadline, clock)
+    return search.answer()
+
+
+class ExactMargins(object):
+    """The Python exact search of one position, resumable: `advance(deadline, clock)` works
+    until the deadline, first each move's win or loss, then each move's exact margin, winning
+    moves first (by how much one wins is what a player most needs); the next call goes on
+    where it stopped, since the solver, its proofs (`table`) and its margin bounds are kept.
+    `moves` is `{move text: {"result", ["margin"]}}` so far; `answer()` is search_moves'.
+    `bounds()` counts the kept margin bounds, which grow with the work done (a caller that
+    runs it for long caps them)."""
+
+    def __init__(self, position, table=None):
+        self.position = position
+        self.solver = endgame.ExactSolver(table=table)
+        self.root = [(go_board.move_to_text(move), child)
+                     for move, child in self.solver.root_moves(position)]
+        self.moves = {}
+
+    def finished(self):
+        return len(self.moves) == len(self.root) and all(
+            "margin" in known for known in self.moves.values())
+
+    def bounds(self):
+        return len(self.solver.bounds)
+
+    def advance(self, deadline, clock):
+        """Work until `deadline` of `clock` (or the end); True when every margin is known."""
+        self.solver.cpu_deadline, self.solver.clock = deadline, clock
+        moves = self.moves
+        try:
+            for move, child in self.root:
+                if move not in moves:
+                    moves[move] = {"result": WIN if self.solver.move_wins(self.position, child)
+                                   else LOSS}
+            for move, child in sorted(self.root, key=lambda item: moves[item[0]]["result"] != WIN):
+                if "margin" not in moves[move]:
+                    moves[move]["margin"] = \
+                        exact_margin(self.solver, self.position, child) / HALF_POINTS
+        except endgame.OutOfTime:
+            pass
+        return self.finished()
+
+    def answer(self):
+        """`(moves, margin)` as search_moves gives them, None when nothing is proven yet."""
+        if not self.moves:
+            return None
+        # The position's margin is its best move's: a winning one's when any wins (losing
+        # moves' margins are negative), so the losing moves' margins are not needed then.
+        wins = [known for known in self.moves.values() if known["result"] == WIN]
+        margins = [known.get("margin") for known in (wins or self.moves.values())]
+        complete = len(self.moves) == len(self.root) and None not in margins
+        return dict(self.moves), max(margins) if complete else None
 
 
 def exact_margin(solver, position, child):

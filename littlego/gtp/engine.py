@@ -33,6 +33,12 @@ slices; an empty line ends the stream.
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
 lost with a known try says so on stderr, which GUIs show in their console: one line
 (`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
+`kata-analyze` takes the same arguments and streams KataGo's `info` blocks (`kata_info_text`):
+winrate and prior in 0..1, and each move's score for the side to move after it, `scoreLead`
+(and `scoreMean`, its older name), the exact final margin where it is proven (the analysis
+searches the margins, live.Analysis.score) with `scoreStdev 0`, else an estimate (the stones
+as they stand, within the move's proven result) with `scoreStdev` the plies left after the
+move: never 0, so a GUI or a script tells the two apart.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
 
@@ -74,8 +80,10 @@ DEFAULT_ANALYZE_INTERVAL = 100
 ANALYSIS_SLICE_SECONDS = 0.05
 # Winrates and priors are written in hundredths of a percent.
 LZ_SCALE = 10000
-# lz-analyze's stderr line for a position proven lost with a known try.
-TRY_NOTE = "lz-analyze, ply {ply}, {colour} to move: {summary} (best try {move})"
+# The analysis commands: Leela Zero's (win rates) and KataGo's (win rates and scores).
+LZ_ANALYZE, KATA_ANALYZE = "lz-analyze", "kata-analyze"
+# An analysis command's stderr line for a position proven lost with a known try.
+TRY_NOTE = "{command}, ply {ply}, {colour} to move: {summary} (best try {move})"
 READ_CHUNK = 4096
 # loadsgf reads at most this much of a file: a 24-ply game is a few hundred bytes.
 MAX_SGF_BYTES = 1 << 20
@@ -197,7 +205,8 @@ class GtpEngine(object):
             "loadsgf": self.loadsgf,
             "printsgf": self.printsgf,
             "littlego-decision": self.last_decision,
-            "lz-analyze": self.lz_analyze,
+            LZ_ANALYZE: lambda args: self.analyze(LZ_ANALYZE, args),
+            KATA_ANALYZE: lambda args: self.analyze(KATA_ANALYZE, args),
             "quit": lambda args: "",
         }
         self.new_game()
@@ -216,7 +225,7 @@ class GtpEngine(object):
 
     def handle(self, line):
         """`(answer text, quit?, stream)` for one command line: the text with its `=`/`?`
-        framing but not the blank line; `stream` is None or, for lz-analyze, the
+        framing but not the blank line; `stream` is None or, for an analysis command, the
         `AnalysisStream` that goes on after the `=` line."""
         words = line.split()
         command_id = ""
@@ -382,16 +391,17 @@ class GtpEngine(object):
         self.decision = None
         return ""
 
-    def lz_analyze(self, args):
-        """`lz-analyze [COLOUR] [INTERVAL] [interval N] [minmoves N] [maxmoves N]`: the
-        analysis of the position for COLOUR (default: the side to move), a line every INTERVAL
-        centiseconds with at least minmoves and at most maxmoves moves (`AnalyzeRequest`)."""
-        request = AnalyzeRequest(args)
+    def analyze(self, command, args):
+        """`lz-analyze` or `kata-analyze` (`command`) `[COLOUR] [INTERVAL] [interval N]
+        [minmoves N] [maxmoves N]`: the analysis of the position for COLOUR (default: the side
+        to move), a line every INTERVAL centiseconds with at least minmoves and at most
+        maxmoves moves (`AnalyzeRequest`); kata-analyze's with each move's score."""
+        request = AnalyzeRequest(args, command)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
         colour = self.position.to_move if request.colour is None else request.colour
         analysis = live.Analysis(with_mover(self.position, colour), self.game_settings,
-                                 self.book, self.solver_table)
+                                 self.book, self.solver_table, margins=command == KATA_ANALYZE)
         return AnalysisStream(analysis, request)
 
     def last_decision(self, args):
@@ -425,11 +435,13 @@ class GtpEngine(object):
 
 
 class AnalyzeRequest(object):
-    """lz-analyze's arguments, every form KataGo's GTP extensions document: an optional colour,
-    an optional interval in centiseconds, then key-value pairs (ANALYZE_KEYS); avoid and allow
-    are refused. `maxmoves` None is no limit. GtpFailure for anything else."""
+    """The arguments of `command` (lz-analyze or kata-analyze), every form KataGo's GTP
+    extensions document: an optional colour, an optional interval in centiseconds, then
+    key-value pairs (ANALYZE_KEYS); avoid and allow are refused. `maxmoves` None is no limit.
+    GtpFailure for anything else."""
 
-    def __init__(self, args):
+    def __init__(self, args, command=LZ_ANALYZE):
+        self.command = command
         words = list(args)
         self.colour = None
         if words and words[0].lower() in COLOUR_WORDS:
@@ -440,8 +452,8 @@ class AnalyzeRequest(object):
         while words:
             key = words.pop(0).lower()
             if key in REFUSED_ANALYZE_KEYS:
-                raise GtpFailure("lz-analyze: {} is not supported: every legal move is "
-                                 "analysed".format(key))
+                raise GtpFailure("{}: {} is not supported: every legal move is "
+                                 "analysed".format(command, key))
             if key not in ANALYZE_KEYS or not words or not words[0].isdigit():
                 raise GtpFailure("syntax error")
             options[key] = int(words.pop(0))
@@ -451,38 +463,66 @@ class AnalyzeRequest(object):
         self.minmoves, self.maxmoves = options["minmoves"], options["maxmoves"]
 
 
-def info_text(candidates, legal, minmoves=0, maxmoves=None):
-    """One lz-analyze line: an `info` block per candidate, best first, padded with unsearched
-    legal moves (0 visits, winrate 0) up to `minmoves`, cut at `maxmoves`; winrate and prior in
-    0..10000 for the side to move (the prior is uniform over the `legal` moves: the search has
-    no policy)."""
+def listed_candidates(candidates, legal, minmoves=0, maxmoves=None):
+    """The candidates an analysis line lists, best first: padded with unsearched legal moves
+    (0 visits, winrate 0) up to `minmoves`, cut at `maxmoves`."""
     listed = {candidate.move for candidate in candidates}
     padding = [live.Candidate(move, 0, 0.0, False, [move]) for move in legal
                if move not in listed]
-    candidates = list(candidates) + padding[:max(minmoves - len(candidates), 0)]
-    moves = len(legal)
-    blocks = []
-    for order, candidate in enumerate(candidates[:maxmoves]):
-        blocks.append("info move {} visits {} winrate {} prior {} order {} pv {}".format(
+    return (list(candidates) + padding[:max(minmoves - len(candidates), 0)])[:maxmoves]
+
+
+def pv_text(candidate):
+    return " ".join(vertex_text(move) for move in candidate.pv)
+
+
+def info_text(candidates, legal, minmoves=0, maxmoves=None):
+    """One lz-analyze line: an `info` block per listed candidate (`listed_candidates`); winrate
+    and prior in 0..10000 for the side to move (the prior is uniform over the `legal` moves: the
+    search has no policy)."""
+    prior = LZ_SCALE // max(len(legal), 1)
+    return " ".join(
+        "info move {} visits {} winrate {} prior {} order {} pv {}".format(
             vertex_text(candidate.move), candidate.visits,
-            int(round(candidate.value * LZ_SCALE)), LZ_SCALE // max(moves, 1), order,
-            " ".join(vertex_text(move) for move in candidate.pv)))
+            int(round(candidate.value * LZ_SCALE)), prior, order, pv_text(candidate))
+        for order, candidate in enumerate(listed_candidates(candidates, legal, minmoves,
+                                                            maxmoves)))
+
+
+def kata_info_text(analysis, minmoves=0, maxmoves=None):
+    """One kata-analyze line for `analysis` (live.Analysis): an `info` block per listed
+    candidate, winrate and prior in 0..1 for the side to move, and the move's score
+    (live.Analysis.score) as `scoreMean` and `scoreLead`, with `scoreStdev` 0 when it is exact,
+    else the plies left after the move (see the module docstring)."""
+    prior = 1.0 / max(len(analysis.moves), 1)
+    estimate_stdev = go_board.plies_left(analysis.position.ply + 1)
+    blocks = []
+    for order, candidate in enumerate(listed_candidates(analysis.candidates(), analysis.moves,
+                                                        minmoves, maxmoves)):
+        points, exact = analysis.score(candidate)
+        blocks.append(
+            "info move {} visits {} winrate {:.6f} scoreMean {:g} scoreStdev {} scoreLead {:g} "
+            "prior {:.6f} order {} pv {}".format(
+                vertex_text(candidate.move), candidate.visits, candidate.value, points,
+                0 if exact else estimate_stdev, points, prior, order, pv_text(candidate)))
     return " ".join(blocks)
 
 
-def try_note(position, best_try):
+def try_note(command, position, best_try):
     """The line that says what the known try `(move, opponent_wins)` of the lost `position`
-    asks of the opponent, in agent.try_details' words."""
+    asks of the opponent, in agent.try_details' words, for the analysis `command`."""
     move, opponent_wins = best_try
-    return TRY_NOTE.format(ply=position.ply, colour=go_board.COLOUR_NAMES[position.to_move],
+    return TRY_NOTE.format(command=command, ply=position.ply,
+                           colour=go_board.COLOUR_NAMES[position.to_move],
                            summary=agent.try_details(position, move, opponent_wins)["summary"],
                            move=vertex_text(move))
 
 
 class AnalysisStream(object):
-    """What lz-analyze streams after its `=` line: `lines(waiting)` yields an info line every
-    `request.interval` seconds while the analysis works in slices of at most
-    ANALYSIS_SLICE_SECONDS of wall time (live.Analysis.step), and ends as soon as
+    """What an analysis command streams after its `=` line: `lines(waiting)` yields an info
+    line (`info_text` or `kata_info_text`) every `request.interval` seconds while the analysis
+    works in slices of at most ANALYSIS_SLICE_SECONDS of wall time (live.Analysis.step), and
+    ends as soon as
     `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
     its `try_note` goes to stderr (agent.log), once."""
 
@@ -499,7 +539,8 @@ class AnalysisStream(object):
             while left > 0:
                 working = self.analysis.step(min(left, ANALYSIS_SLICE_SECONDS))
                 if self.analysis.best_try is not None and not self.told_try:
-                    agent.log(try_note(self.analysis.position, self.analysis.best_try))
+                    agent.log(try_note(self.request.command, self.analysis.position,
+                                       self.analysis.best_try))
                     sys.stderr.flush()  # Python before 3.9 buffers a redirected stderr
                     self.told_try = True
                 if working:
@@ -508,8 +549,12 @@ class AnalysisStream(object):
                 elif waiting(left):  # nothing left to think about: just wait
                     return
                 left = due - time.monotonic()
-            line = info_text(self.analysis.candidates(), self.analysis.moves,
-                             self.request.minmoves, self.request.maxmoves)
+            if self.request.command == KATA_ANALYZE:
+                line = kata_info_text(self.analysis, self.request.minmoves,
+                                      self.request.maxmoves)
+            else:
+                line = info_text(self.analysis.candidates(), self.analysis.moves,
+                                 self.request.minmoves, self.request.maxmoves)
             if line:
                 yield line
 

@@ -1,0 +1,135 @@
+"""`littlego review` (littlego/analysis/review.py): a seeded game near its end reviewed move by
+move, its values checked against the Python exact search; the game read from SGF and from a
+games.jsonl record; bad input in one line."""
+
+import json
+import random
+
+import pytest
+
+import endgame
+import go_board
+import opening_book
+from littlego.analysis import review
+from littlego.bench.positions import pick_move
+from littlego.referee.sgf import sgf_point
+
+CPU = 5.0
+FROM_PLY = 17
+
+
+def seeded_game(seed):
+    """The move texts of a game of seeded random placements (captures half the time when there
+    are some) to its end."""
+    rng = random.Random(seed)
+    position, moves = go_board.Position(), []
+    while not position.is_over:
+        move = pick_move(rng, position, 0.0, 0.5)
+        moves.append(go_board.move_to_text(move))
+        position = position.play(move)
+    return moves
+
+
+# Seed 5: White's ply 18 throws a win by 1.5 away, then the win changes hands three times;
+# White wins by 0.5.
+GAME = seeded_game(5)
+TABLE = """\
+ply  colour move  before      after       given away  source
+ 17  Black  3,3   loss -0.5   loss -1.5            1  exact solver
+ 18  White  1,4   win +1.5    loss -0.5            2  exact solver
+ 19  Black  0,4   win +0.5    loss -0.5            1  exact solver
+ 20  White  2,2   win +0.5    loss -0.5            1  exact solver
+ 21  Black  3,2   win +0.5    win +0.5             0  exact solver
+ 22  White  1,2   loss -0.5   loss -1.5            1  exact solver
+ 23  Black  1,0   win +1.5    loss -0.5            2  exact solver
+ 24  White  3,0   win +0.5    win +0.5             0  exact solver
+The first win thrown away: ply 18, White 1,4 (win +1.5 before, loss -0.5 after).
+"""
+
+
+def python_values(moves, from_ply):
+    """`[(before, after)]` margins in points for the mover of each move from `from_ply` on, by
+    endgame.ExactSolver: best_move's margin before, the played move's value after."""
+    values, position = [], go_board.Position()
+    for text in moves:
+        move = go_board.move_from_text(text)
+        if position.ply >= from_ply:
+            solver = endgame.ExactSolver()
+            before = solver.best_move(position)[1] / 2.0
+            child = dict(solver.root_moves(position))[move]
+            after_position = position.play(move)
+            if after_position.is_over:
+                after = -endgame.mover_margin(after_position)
+            else:
+                after = -solver.value(*(child + (endgame.WORST, -endgame.WORST))) / 2.0
+            values.append((before, after))
+        position = position.play(move)
+    return values
+
+
+@pytest.fixture(scope="module")
+def reviewed():
+    return review.review(GAME, CPU, opening_book.NO_BOOK, FROM_PLY)
+
+
+def test_a_seeded_game_near_its_end_move_by_move(reviewed):
+    assert GAME[FROM_PLY - 1:] == ["3,3", "1,4", "0,4", "2,2", "3,2", "1,2", "1,0", "3,0"]
+    assert review.table_text(reviewed) == TABLE
+    assert [(row["before"]["margin"], row["after"]["margin"]) for row in reviewed["moves"]] \
+        == python_values(GAME, FROM_PLY)
+    for row in reviewed["moves"]:
+        assert row["given_away"] == row["before"]["margin"] - row["after"]["margin"] >= 0
+    final = go_board.Position()
+    for text in GAME:
+        final = final.play(go_board.move_from_text(text))
+    assert -final.score() == 0.5 == reviewed["moves"][-1]["after"]["margin"]
+
+
+def test_the_first_win_thrown_away(reviewed):
+    assert reviewed["first_lost_win"] == {
+        "ply": 18, "colour": "White", "move": "1,4", "before": {"result": "win", "margin": 1.5},
+        "after": {"result": "loss", "margin": -0.5}, "given_away": 2.0,
+        "source": "exact solver"}
+
+
+def sgf_text(moves):
+    colours = "BW"
+    return "(;FF[4]GM[1]SZ[5]KM[2.5]" + "".join(
+        ";{}[{}]".format(colours[number % 2], sgf_point(text))
+        for number, text in enumerate(moves)) + ")\n"
+
+
+def test_the_command_reads_sgf_and_games_jsonl_alike(tmp_path, capsys, reviewed):
+    sgf = tmp_path / "game.sgf"
+    sgf.write_text(sgf_text(GAME))
+    records = tmp_path / "games.jsonl"
+    records.write_text("".join(json.dumps({"game": number, "moves": moves}) + "\n"
+                               for number, moves in ((1, GAME[:3]), (2, GAME))))
+    from_ply = ["--from-ply", str(FROM_PLY), "--cpu", str(CPU)]
+    assert review.main([str(sgf)] + from_ply) == 0
+    # The opening book does not reach ply 17: the command's book answers nothing there.
+    assert capsys.readouterr().out == TABLE
+    assert review.main([str(records), "2", "--json"] + from_ply) == 0
+    assert json.loads(capsys.readouterr().out) == reviewed
+
+
+@pytest.mark.parametrize("args, error", [
+    (["missing.sgf"], "review: cannot read missing.sgf: No such file or directory\n"),
+    (["games.jsonl"], "review: games.jsonl holds many games: name one by its number\n"),
+    (["games.jsonl", "3"], "review: games.jsonl has no game 3\n"),
+    (["bad.jsonl", "1"], "review: bad.jsonl, line 1: not a game record\n"),
+    (["illegal.jsonl", "1"], "review: move 2 (2,2) is illegal: point is occupied\n"),
+    (["game.sgf", "1"], "review: a game number is for a games.jsonl record, not an SGF file\n"),
+    (["big.sgf"], "review: big.sgf: not a 5x5 SGF game: not a 5x5 game: SZ[9]\n"),
+    (["game.sgf", "--cpu", "0"], "review: --cpu must be positive and --from-ply 1 to 24\n"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, args, error):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games.jsonl").write_text(json.dumps({"game": 1, "moves": GAME}) + "\n")
+    (tmp_path / "bad.jsonl").write_text("[1]\n")
+    (tmp_path / "illegal.jsonl").write_text(json.dumps({"game": 1, "moves": ["2,2", "2,2"]}))
+    (tmp_path / "game.sgf").write_text(sgf_text(GAME))
+    (tmp_path / "big.sgf").write_text("(;FF[4]GM[1]SZ[9];B[cc])")
+    assert review.main(args) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", error)
