@@ -220,10 +220,10 @@ class Solver(object):
 
     def value(self, position, move=None, cpu_limit=None, guess=None):
         """The final stone difference for the side to move under perfect play (after `move`):
-        threshold tests sharing the table (MTD(f)), the first at `guess` (None: the side's win
-        threshold, which a solved table answers at once), each next one where the last test's
-        bound points. OutOfTime after `cpu_limit` CPU seconds; ValueError for an illegal
-        move."""
+        threshold tests sharing the table (src/search.c's `search_value`), the first at `guess`
+        (None: the side's win threshold, which a solved table answers at once), then
+        bisections of the bounds the tests showed. OutOfTime after `cpu_limit` CPU seconds;
+        ValueError for an illegal move."""
         if guess is None:
             guess = needed_diff(position.to_move)
         value = ctypes.c_int()
@@ -245,10 +245,9 @@ class Solver(object):
         """`{move: the side to move's final stone difference after it}` for every legal move,
         pass last: the value table (a move wins when its value reaches `go_board.needed_diff`).
         The win/loss results first (`move_results`), then each move's `value` from its win
-        threshold, which the table then answers at once: on the empty board this order took a
-        fraction of the CPU of each move's value in turn (docs/value.md), as the cheap
-        refutations of the losing moves train the move ordering's history for the costly
-        proof of the winning one."""
+        threshold, which the table then answers at once: the cheap refutations of the losing
+        moves first train the move ordering's history for the costly proof of the winning one
+        (on the empty board, the centre's proof took half the nodes after them)."""
         deadline = None if cpu_limit is None else time.process_time() + cpu_limit
         results = self.move_results(position, _left(deadline))
         return {move: self.value(position, move, _left(deadline)) for move in results}

@@ -435,7 +435,10 @@ int search_at_least(search_t *s, const node_t *n, int threshold)
 
 int search_value(search_t *s, const node_t *n, int guess, int *value)
 {
-    /* MTD(f): each test at the threshold the last bound points to, until the bounds meet. */
+    /* The first test at the guess, then each in the middle of the bounds the tests showed. Not
+     * next to the last bound (MTD(f)): a test just above the value costs many times one far
+     * from it, and stepping down one stone at a time from a losing move's win threshold met
+     * several of them (docs/value.md). */
     int low = VALUE_MIN, high = VALUE_MAX;
     int t = guess <= low ? low + 1 : guess > high ? high : guess;
     s->aborted = 0;
@@ -447,7 +450,7 @@ int search_value(search_t *s, const node_t *n, int guess, int *value)
             low = bound;
         else
             high = bound;
-        t = bound >= t ? low + 1 : high;
+        t = low + (high - low + 1) / 2;
     }
     *value = low;
     return 1;
