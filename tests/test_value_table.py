@@ -46,8 +46,17 @@ def test_the_value_table_is_the_python_searchs_and_the_results_agree():
     assert sorted(text for row in rows for text in row["moves"]) == sorted(
         go_board.move_to_text(move) for move in position.legal_moves())
     after = position.play(first)
-    _, half_points = endgame.ExactSolver().best_move(after)
-    assert 2 * found["replies"]["rows"][0]["margin"] == half_points
+    python = endgame.ExactSolver()
+    _, half_points = python.best_move(after)
+    replies = found["replies"]["rows"]
+    assert 2 * replies[0]["margin"] == half_points and replies[0]["best"]
+    for row in replies:
+        child = after.play(go_board.move_from_text(row["moves"][0]))
+        if child.is_over:
+            continue
+        replier = -python.best_move(child)[1]
+        assert replier == 2 * row["margin"] if row["best"] else replier <= 2 * row["margin"]
+    assert {row["best"] for row in replies} == {True, False}
     assert found["replies"]["first"] == go_board.move_to_text(first)
     lines = value_table.table(found)
     assert lines[0] == "| search | CPU s | nodes |"

@@ -8,8 +8,9 @@ Start at `figures`. Three searches, one after another, each timed in CPU seconds
 2. the value table: every first move's final stone difference under perfect play
    (Solver.move_values: threshold tests from the win threshold, then bisections) from another empty
    table, its results checked equal to the win/loss solve's;
-3. unless --no-replies, on the value table's solver (its table kept): every White reply to
-   Black's centre and its value, the values of one move from each class of symmetric moves.
+3. unless --no-replies, on the value table's solver (its table kept): White's replies to
+   Black's centre, one from each class of symmetric replies, each a best reply (Black's value
+   stays the centre's: one threshold test) or not (Black gets more: a bound, not searched).
 The two tables are never held at once (the first is freed before the second is made), so the
 process's peak resident memory is one table's and the interpreter's. Prints markdown
 (docs/value.md keeps a run's) or, with --json, the figures. Minutes of CPU: run it alone.
@@ -63,6 +64,21 @@ def value_rows(position, values):
     return sorted(rows, key=lambda row: -row["value"])
 
 
+def reply_rows(search, after, value):
+    """One row a class of symmetric replies in `after` (the position after a move whose value,
+    for the side that made it, is `value`), best replies first: a best reply holds that side to
+    `value` (the replier's value is `-value`, one threshold test); any other leaves the replier
+    `-value - 1` or less (its exact value is not searched: tests near a losing value cost the
+    most, docs/value.md)."""
+    rows = []
+    for group in symmetric_classes(after, after.legal_moves()):
+        best = search.at_least(after, -value, group[0])
+        replier = -value if best else -value - 1
+        rows.append({"moves": [go_board.move_to_text(move) for move in group], "best": best,
+                     "value": replier, "margin": go_board.margin(replier, after.to_move)})
+    return sorted(rows, key=lambda row: not row["best"])
+
+
 def figures(table_bits, position=None, first=CENTRE):
     """The figures of the three searches (the module's docstring) from `position` (None: the
     empty board), the replies after its move `first` (None: none), and the peak memory."""
@@ -80,9 +96,9 @@ def figures(table_bits, position=None, first=CENTRE):
                                  "rows": value_rows(position, values)}}
         if first is not None:
             after = position.play(first)
-            reply_values, cpu, nodes = timed(search, lambda s: s.move_values(after))
+            rows, cpu, nodes = timed(search, lambda s: reply_rows(s, after, values[first]))
             found["replies"] = {"first": go_board.move_to_text(first), "cpu": cpu,
-                                "nodes": nodes, "rows": value_rows(after, reply_values)}
+                                "nodes": nodes, "rows": rows}
     found["peak_rss_gib"] = round(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * KIB / GIB, 2)
     return found
@@ -91,8 +107,10 @@ def figures(table_bits, position=None, first=CENTRE):
 def _value_table_lines(rows, mover):
     lines = ["| moves | {} final stone difference | {} margin (points) |".format(mover, mover),
              "| --- | --- | --- |"]
-    lines += ["| {} | {:+d} | {:+.1f} |".format(" ".join(row["moves"]), row["value"],
-                                                 row["margin"]) for row in rows]
+    for row in rows:
+        worse = "" if row.get("best", True) else " or less"
+        lines.append("| {} | {:+d}{} | {:+.1f}{} |".format(
+            " ".join(row["moves"]), row["value"], worse, row["margin"], worse))
     return lines
 
 
