@@ -2,7 +2,8 @@
  *
  * Start at `at_least`. A node proves a threshold by one child that cannot reach the mirrored
  * threshold (1 - t from the child's side), or refutes it when every child and the pass reach
- * it. Near the end, `bounded` decides many nodes without a move: what the mover gets against
+ * it; either way it answers the bound it showed (fail-soft), which the table keeps for tests
+ * at other thresholds (`search_value`, the exact value, asks several). Near the end, `bounded` decides many nodes without a move: what the mover gets against
  * an opponent who only passes is an upper bound, what the opponent gets against a mover who
  * only passes a lower one. Order of tries: the move the table remembers, the killer of this
  * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
