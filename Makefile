@@ -12,9 +12,9 @@ GAMES ?= 2
 RUNS := runs
 
 .PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
-	test-ray lint match play serve bench bench-engine bench-solver ladder ladder-default \
-	ladder-centre ladder-deep book verify-book solve-all handover forced-openings submission \
-	check-submission driver-match soak ringmaster clean
+	test-ray lint match play serve bench bench-engine bench-solver bench-value ladder \
+	ladder-default ladder-centre ladder-deep book verify-book solve-all handover forced-openings \
+	submission check-submission driver-match soak ringmaster clean
 
 install: $(STAMP)
 
@@ -124,6 +124,11 @@ bench: $(STAMP) solver pypy
 # same positions, and its ply-7 proofs of the book's lines.
 bench-solver: $(STAMP) solver pypy
 	$(LG) bench-solver
+
+# The empty board's value table (every first move's exact margin) beside its win/loss solve,
+# and the values of White's replies to the centre (docs/value.md): minutes of CPU, 1 GB tables.
+bench-value: $(STAMP) solver
+	$(LG) bench-value
 
 # The ladder at a reduced budget (1 s per move); LADDER_ARGS adds or overrides options.
 LADDER_ARGS ?= --games 100 --agent-move-cpu 1.0 --agent-game-cpu 8 --parallel 2 --seed 2

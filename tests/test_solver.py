@@ -7,6 +7,10 @@ solver.
   players pass now and then and prefer captures and ko retakes), every legal move's win/loss
   must equal endgame.ExactSolver's, and on the shorter ones the exact value must equal
   ExactSolver.best_move's margin.
+- The margins' differential: on seeded positions MARGIN_PLIES_LEFT plies from the end, the
+  compiled value (threshold tests from the win threshold, fail-soft, one table kept throughout)
+  must equal ExactSolver.best_move's margin; a small sample in `make test`, the 500 positions
+  with the slow tests, each printing its figures (positions, nodes and CPU of both).
 - littlego/solver/solve.py: its JSON on an input.txt, and one line plus exit 2 for bad input.
 - The door itself: the symbols the library exports, the codes the binding reads from it
   against src/api.h's text, the one line when it is not built, and build.py (a fake compiler
@@ -22,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -43,9 +48,19 @@ CAPTURE_RATE = 0.7
 TEST_TABLE_BITS = 18
 # What the library exports: the door's functions and its codes (src/api.h) as data.
 DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_at_least",
-                  "lg_winning_move"}
+                  "lg_value", "lg_winning_move"}
 DOOR_CODES = {"lg_yes", "lg_no", "lg_aborted", "lg_illegal", "lg_no_win", "lg_not_a_move"}
 SECOND_NS = 10 ** 9
+# The margins' differential: plies left and positions at each, the quick sample and the slow
+# run (MARGIN_SLOW_POSITIONS, 500 in all). Beyond 12 plies left the Python search takes minutes
+# a position (about 9 s at 12, ten times more a ply or two further).
+MARGIN_SEED = 39
+MARGIN_PLIES_LEFT = range(6, 13)
+MARGIN_QUICK_POSITIONS = {6: 12, 7: 12, 8: 12, 9: 8}
+MARGIN_SLOW_POSITIONS = {6: 90, 7: 90, 8: 90, 9: 80, 10: 70, 11: 50, 12: 30}
+# Up to this many plies left, every move's value too (Solver.move_values, the door's value
+# after a move) against the Python search of the position after it.
+MARGIN_MOVES_MAX_PLIES = 7
 
 
 @pytest.fixture(scope="module")
@@ -453,6 +468,61 @@ def test_every_move_agrees_with_the_python_solver(search):
             met["values"] += 1
     assert min(met["win"], met["loss"], met["ko"], met["pass ends"]) > 0, met
     assert met["values"] >= 300, met
+
+
+def margins_differential(positions_at, search):
+    """Every position's compiled value against ExactSolver.best_move's margin; the figures."""
+    rng = random.Random(MARGIN_SEED)
+    met = collections.Counter()
+    for plies_left in MARGIN_PLIES_LEFT:
+        for _ in range(positions_at.get(plies_left, 0)):
+            position = position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)
+            python = endgame.ExactSolver()
+            started = time.process_time()
+            _, half_points = python.best_move(position)
+            met["python cpu"] += time.process_time() - started
+            met["python nodes"] += python.nodes
+            started, nodes = time.process_time(), search.nodes
+            value = search.value(position)
+            met["compiled cpu"] += time.process_time() - started
+            met["compiled nodes"] += search.nodes - nodes
+            assert 2 * go_board.margin(value, position.to_move) == half_points, position
+            met["positions"] += 1
+            met["wins"] += half_points > 0
+            if plies_left <= MARGIN_MOVES_MAX_PLIES:
+                values = search.move_values(position)
+                assert values == {move: after_move_value(position, move) for move in values}
+                assert max(values.values()) == value
+                met["moves"] += len(values)
+    print("margins differential: {positions} positions ({wins} won by the mover; every move's "
+          "value too up to {plies} plies left, {moves} moves), compiled "
+          "{compiled nodes:,} nodes in {compiled cpu:.2f} CPU s, Python {python nodes:,} nodes "
+          "in {python cpu:.1f} CPU s".format(plies=MARGIN_MOVES_MAX_PLIES, **met))
+    return met
+
+
+def after_move_value(position, move):
+    """The mover's final stone difference after `move`, by the Python search."""
+    child = position.play(move)
+    if child.is_over:
+        own, opp, _, _ = position.mover_view()
+        return go_board.popcount(own) - go_board.popcount(opp)
+    _, half_points = endgame.ExactSolver().best_move(child)
+    return int(-half_points / 2.0 - go_board.margin(0, position.to_move))
+
+
+def test_margins_agree_with_the_python_solver(search):
+    met = margins_differential(MARGIN_QUICK_POSITIONS, search)
+    assert met["positions"] == sum(MARGIN_QUICK_POSITIONS.values())
+    assert 0 < met["wins"] < met["positions"], met
+
+
+@pytest.mark.slow
+def test_margins_agree_with_the_python_solver_on_500_positions():
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        met = margins_differential(MARGIN_SLOW_POSITIONS, fresh)
+    assert met["positions"] == sum(MARGIN_SLOW_POSITIONS.values()) >= 500
+    assert 0 < met["wins"] < met["positions"], met
 
 
 def write_input(tmp_path, position):

@@ -28,7 +28,7 @@ import time
 
 import go_board
 from endgame import PROVEN_LOSS, PROVEN_WIN, OutOfTime
-from go_board import BLACK, NUM_POINTS, needed_diff
+from go_board import BLACK, needed_diff
 from littlego.solver import build
 from littlego.solver.build import LIBRARY_PATH
 
@@ -38,6 +38,8 @@ from littlego.solver.build import LIBRARY_PATH
 DEFAULT_TABLE_BITS = 24
 TABLE_ENTRY_BYTES = 16
 BOOK_TABLE_BITS = 26
+# The empty board's value table (`littlego bench-value`): 2**26 entries, 1 GB, within its 2 GB.
+VALUE_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
 # A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
 # a ply-7 proof, between these bounds (2**16 entries is 1 MB; 2**28 solves the empty board).
@@ -51,8 +53,6 @@ EXPORT_PREFIX = "lg_"
 BUILDING = "littlego: compiling the exact solver (C) once, into {}"  # at its first use
 NOT_BUILT = ("the compiled solver is missing and could not be built ({}): it needs a C compiler "
              "(gcc) and a package directory it may write; then run `littlego build-solver`")
-# The extremes of a final stone difference.
-VALUE_RANGE = (-NUM_POINTS, NUM_POINTS)
 
 
 class Unavailable(Exception):
@@ -88,6 +88,10 @@ def _load():
         library.lg_at_least.restype = ctypes.c_int
         library.lg_at_least.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
             ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_double]
+        library.lg_value.restype = ctypes.c_int
+        library.lg_value.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
+            ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_double,
+            ctypes.POINTER(ctypes.c_int)]
         library.lg_winning_move.restype = ctypes.c_int
         library.lg_winning_move.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
             ctypes.c_int, ctypes.c_int, ctypes.c_double]
@@ -195,11 +199,16 @@ class Solver(object):
             self._live(), position.black, position.white, position.prev_black,
             position.prev_white, _search_ply(position),
             self._codes.not_a_move if move is None else move, threshold, cpu_limit or 0.0)
+        return self._checked(result, move) == self._codes.yes
+
+    def _checked(self, result, move):
+        """`result`, a door's answer about `move`: OutOfTime when the CPU limit passed first,
+        ValueError when the move is illegal."""
         if result == self._codes.aborted:
             raise OutOfTime()
         if result == self._codes.illegal:
             raise ValueError("{} is not a legal move here".format(go_board.move_to_text(move)))
-        return result == self._codes.yes
+        return result
 
     def winning_move(self, position, cpu_limit=None):
         """A move that wins for the side to move (the one the proof found), or None when the
@@ -218,24 +227,39 @@ class Solver(object):
         play."""
         return self.at_least(position, needed_diff(position.to_move), move, cpu_limit)
 
-    def value(self, position, move=None, cpu_limit=None):
+    def value(self, position, move=None, cpu_limit=None, guess=None):
         """The final stone difference for the side to move under perfect play (after `move`):
-        a bisection over thresholds, every step sharing the table."""
-        deadline = None if cpu_limit is None else time.process_time() + cpu_limit
-        low, high = VALUE_RANGE
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.at_least(position, middle, move, _left(deadline)):
-                low = middle
-            else:
-                high = middle - 1
-        return low
+        threshold tests sharing the table (src/search.c's `search_value`), the first at `guess`
+        (None: the side's win threshold, which a solved table answers at once), then
+        bisections of the bounds the tests showed. OutOfTime after `cpu_limit` CPU seconds;
+        ValueError for an illegal move."""
+        if guess is None:
+            guess = needed_diff(position.to_move)
+        value = ctypes.c_int()
+        result = self._lib.lg_value(
+            self._live(), position.black, position.white, position.prev_black,
+            position.prev_white, _search_ply(position),
+            self._codes.not_a_move if move is None else move, guess, cpu_limit or 0.0,
+            ctypes.byref(value))
+        self._checked(result, move)
+        return value.value
 
     def move_results(self, position, cpu_limit=None):
         """`{move: True when it wins for the side to move}` for every legal move, pass last."""
         deadline = None if cpu_limit is None else time.process_time() + cpu_limit
         return {move: self.wins(position, move, _left(deadline))
                 for move in position.legal_moves()}
+
+    def move_values(self, position, cpu_limit=None):
+        """`{move: the side to move's final stone difference after it}` for every legal move,
+        pass last: the value table (a move wins when its value reaches `go_board.needed_diff`).
+        The win/loss results first (`move_results`), then each move's `value` from its win
+        threshold, which the table then answers at once: the cheap refutations of the losing
+        moves first train the move ordering's history for the costly proof of the winning one
+        (on the empty board, the centre's proof took half the nodes after them)."""
+        deadline = None if cpu_limit is None else time.process_time() + cpu_limit
+        results = self.move_results(position, _left(deadline))
+        return {move: self.value(position, move, _left(deadline)) for move in results}
 
 
 def _search_ply(position):
@@ -260,21 +284,24 @@ def analyse(position, solver=None, cpu_limit=None, margins=False):
     """Every legal move's exact result for the side to move, as one JSON-ready dict:
     `{"result": "win"|"loss", "moves": {"2,3": "win", "PASS": "loss", ...}, "margin": points
     or None, "nodes": ..., "cpu": ...}`; with `margins`, the position's margin (perfect play)
-    and each move's in `"move_margins"`. OutOfTime after `cpu_limit` CPU seconds in all."""
+    and each move's in `"move_margins"` (from the value table, `Solver.move_values`, whose values
+    also give the results). OutOfTime after `cpu_limit` CPU seconds in all."""
     own = solver is None
     solver = Solver(table_bits_for_position(position)) if own else solver
     start_cpu, start_nodes = time.process_time(), solver.nodes
     deadline = None if cpu_limit is None else start_cpu + cpu_limit
     try:
-        results = solver.move_results(position, _left(deadline))
         colour = position.to_move
+        if margins:
+            move_values = solver.move_values(position, _left(deadline))
+            results = {move: value >= needed_diff(colour) for move, value in move_values.items()}
+        else:
+            results = solver.move_results(position, _left(deadline))
         report = {"result": PROVEN_WIN if any(results.values()) else PROVEN_LOSS,
                   "moves": {go_board.move_to_text(move): PROVEN_WIN if won else PROVEN_LOSS
                             for move, won in results.items()},
                   "margin": None}
         if margins:
-            move_values = {move: solver.value(position, move, _left(deadline))
-                           for move in results}
             report["move_margins"] = {go_board.move_to_text(move): go_board.margin(value, colour)
                                       for move, value in move_values.items()}
             report["margin"] = go_board.margin(max(move_values.values()), colour)

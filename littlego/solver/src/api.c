@@ -80,21 +80,53 @@ static node_t root_node(bits black, bits white, bits prev_black, bits prev_white
     return n;
 }
 
+/* The node to search for a question about a position (after `move`, unless LG_NOT_A_MOVE),
+ * with the CPU limit set; 0 when the move is illegal. After a move the node is the opponent's:
+ * its answers are turned round by the callers. */
+static int question_node(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
+                         unsigned prev_white, int ply, int move, double cpu_limit, node_t *n)
+{
+    s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
+    node_t root = root_node(black, white, prev_black, prev_white, ply);
+    if (move == LG_NOT_A_MOVE) {
+        *n = root;
+        return 1;
+    }
+    return root.plies_left > 0 && move >= 0 && move <= PASS && search_child(&root, move, n);
+}
+
 /* LG_YES when the side to move (after `move`, unless LG_NOT_A_MOVE) can end the game
  * `threshold` or more stones ahead, LG_NO when not; LG_ILLEGAL for a move the rules refuse,
  * LG_ABORTED when `cpu_limit` passed first. */
 LG_EXPORT int lg_at_least(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
                           unsigned prev_white, int ply, int move, int threshold, double cpu_limit)
 {
-    s->deadline = cpu_limit > 0 ? clock() + (clock_t)(cpu_limit * CLOCKS_PER_SEC) : 0;
-    node_t root = root_node(black, white, prev_black, prev_white, ply);
-    if (move == LG_NOT_A_MOVE)
-        return answer(search_at_least(s, &root, threshold));
-    node_t child;
-    if (root.plies_left == 0 || move < 0 || move > PASS || !search_child(&root, move, &child))
+    node_t n;
+    if (!question_node(s, black, white, prev_black, prev_white, ply, move, cpu_limit, &n))
         return LG_ILLEGAL;
-    int found = search_at_least(s, &child, 1 - threshold);
+    if (move == LG_NOT_A_MOVE)
+        return answer(search_at_least(s, &n, threshold));
+    int found = search_at_least(s, &n, 1 - threshold);
     return found == SEARCH_ABORTED ? LG_ABORTED : answer(!found);
+}
+
+/* LG_YES with the exact value in `value`: the final stone difference of the side to move
+ * (after `move`, unless LG_NOT_A_MOVE) under perfect play, found by threshold tests starting
+ * at `guess` (search_value); LG_ILLEGAL, LG_ABORTED as for lg_at_least. */
+LG_EXPORT int lg_value(lg_solver *s, unsigned black, unsigned white, unsigned prev_black,
+                       unsigned prev_white, int ply, int move, int guess, double cpu_limit,
+                       int *value)
+{
+    node_t n;
+    if (!question_node(s, black, white, prev_black, prev_white, ply, move, cpu_limit, &n))
+        return LG_ILLEGAL;
+    int turned = move != LG_NOT_A_MOVE;
+    int found = search_value(s, &n, turned ? -guess : guess, value);
+    if (found == SEARCH_ABORTED)
+        return LG_ABORTED;
+    if (turned)
+        *value = -*value;
+    return LG_YES;
 }
 
 /* A move after which the side to move reaches `threshold` (the one the search proved it with:

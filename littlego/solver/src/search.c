@@ -2,7 +2,8 @@
  *
  * Start at `at_least`. A node proves a threshold by one child that cannot reach the mirrored
  * threshold (1 - t from the child's side), or refutes it when every child and the pass reach
- * it. Near the end, `bounded` decides many nodes without a move: what the mover gets against
+ * it; either way it answers the bound it showed (fail-soft), which the table keeps for tests
+ * at other thresholds (`search_value`, the exact value, asks several). Near the end, `bounded` decides many nodes without a move: what the mover gets against
  * an opponent who only passes is an upper bound, what the opponent gets against a mover who
  * only passes a lower one. Order of tries: the move the table remembers, the killer of this
  * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
@@ -21,8 +22,6 @@
 
 #include "symmetry.h"
 
-#define VALUE_MIN (-NUM_POINTS)
-#define VALUE_MAX NUM_POINTS
 #define TABLE_MIN_PLIES 2
 #define ETC_MIN_PLIES 3
 #define BOUNDS_MAX_PLIES 6 /* measured on ply-7 proofs: 4 to 8 alike, all plies slower */
@@ -144,21 +143,23 @@ int search_child(const node_t *n, int move, node_t *child)
     return 1;
 }
 
-/* The last ply: can the mover gain `needed` stones (a placement plus its captures; passing
+/* The last ply, as `at_least` answers (a bound on the value, at least `t` when the mover
+ * reaches `t`): can the mover gain `t - diff` stones (a placement plus its captures; passing
  * gains 0)? A point next to another empty point is always legal. */
-static int last_ply(const node_t *n, int needed)
+static int last_ply(const node_t *n, int t)
 {
+    int diff = node_diff(n), needed = t - diff;
     if (needed <= 0)
-        return 1;
+        return diff;
     bits empty = FULL_BOARD & ~(n->own | n->opp);
     bits candidates;
     if (needed == 1) {
         if (empty & neighbours_of(empty))
-            return 1;
+            return diff + 1;
         candidates = empty;
     } else {
         if (needed > 1 + popcount(n->opp))
-            return 0;
+            return diff + 1 + popcount(n->opp); /* a placement gains its stone and captures */
         candidates = empty & neighbours_of(n->opp);
     }
     placements_t pl;
@@ -169,9 +170,9 @@ static int last_ply(const node_t *n, int needed)
         bits own, opp, captured;
         if (placement(&pl, point, n->ko, &own, &opp, &captured)
             && 1 + popcount(captured) >= needed)
-            return 1;
+            return diff + 1 + popcount(captured);
     }
-    return 0;
+    return t - 1;
 }
 
 /* Whether the chains of `stones` with at most `moves` liberties hold at least `wanted` stones
@@ -218,17 +219,21 @@ static void refuted_by(search_t *s, int move, int plies_left)
             s->history[m] >>= 1;
 }
 
+static int raise_to(int bound, int value) { return value > bound ? value : bound; }
+
 static int search_work(uint64_t nodes)
 {
     return nodes ? 64 - __builtin_clzll(nodes) : 0;
 }
 
 /* The legal placements of `n`, each with its child node and its order of tries (the pass is
- * tried last, apart), without those whose bounds show the child won for its mover. Stops at the
- * first child the bounds show lost for its mover (the node's proof): its index in `refuting`,
- * else -1. With `probe`, each child's table key is computed and its bucket prefetched. */
+ * tried last, apart), without those whose bounds show the child won for its mover (then
+ * `upper`, the node's upper bound so far, rises to what that shows: 1 below the node's
+ * threshold). Stops at the first child the bounds show lost for its mover (the node's proof):
+ * its index in `refuting`, else -1. With `probe`, each child's table key is computed and its
+ * bucket prefetched. */
 static int children_of(search_t *s, const node_t *n, int table_move, int probe,
-                       int child_threshold, child_t *children, int *refuting)
+                       int child_threshold, child_t *children, int *refuting, int *upper)
 {
     *refuting = -1;
     int count = 0;
@@ -252,8 +257,10 @@ static int children_of(search_t *s, const node_t *n, int table_move, int probe,
             *refuting = count;
             return count + 1;
         }
-        if (known == 1)
-            continue; /* the opponent wins after it: nothing to try */
+        if (known == 1) {
+            *upper = raise_to(*upper, -child_threshold); /* the opponent reaches its threshold */
+            continue;
+        }
         if (probe) {
             c->key = search_key(s, &c->node, &c->symmetry);
             table_prefetch(&s->table, c->key);
@@ -281,17 +288,23 @@ static void select_next(child_t *children, int from, int count)
     }
 }
 
-/* A child whose table entry shows it cannot reach `child_threshold`, or -1; children whose
- * entries show they reach it are dropped from `children` (and `count`). */
-static int known_refutation(search_t *s, child_t *children, int *count, int child_threshold)
+/* A child whose table entry shows it cannot reach `child_threshold` (its upper bound in
+ * `child_upper`), or -1; children whose entries show they reach it are dropped from `children`
+ * (and `count`), raising `upper`, the node's upper bound so far, to the least they leave. */
+static int known_refutation(search_t *s, child_t *children, int *count, int child_threshold,
+                            int *child_upper, int *upper)
 {
     int kept = 0;
     for (int i = 0; i < *count; i++) {
         entry_t *e = table_probe(&s->table, children[i].key);
-        if (e && e->upper < child_threshold)
+        if (e && e->upper < child_threshold) {
+            *child_upper = e->upper;
             return i;
+        }
         if (!e || e->lower < child_threshold)
             children[kept++] = children[i];
+        else
+            *upper = raise_to(*upper, -e->lower);
     }
     *count = kept;
     return -1;
@@ -309,25 +322,29 @@ static void remember(search_t *s, uint64_t key, int symmetry, int move, int lowe
                 search_work(s->nodes - nodes_before));
 }
 
-/* `probed`: the child of a node with enhanced cut-offs that `n` is (its key computed and its
- * bounds asked at `t` there), or NULL. */
+/* What `at_least` answers: a bound on the value of `n`. At least `t` when the mover reaches
+ * `t`, and then the value is at least the bound; below `t` when it does not, and then the value
+ * is at most the bound ("fail-soft": the bound is often tighter than `t` itself, and the table
+ * keeps it, so a search of the same node at another threshold may need no search at all).
+ * `probed`: the child of a node with enhanced cut-offs that `n` is (its key computed and its
+ * bounds asked at `t` there), or NULL. After an abort the answer means nothing. */
 static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
 {
     int diff = node_diff(n);
     if (n->plies_left == 0)
-        return diff >= t;
+        return diff;
     if (n->passed && diff >= t)
-        return 1; /* passing ends the game, won */
+        return diff; /* passing ends the game, won */
     s->nodes++;
     if (!(s->nodes & CLOCK_CHECK_MASK) && s->deadline && clock() > s->deadline)
         s->aborted = 1;
     if (s->aborted)
-        return 0;
+        return t - 1;
     if (n->plies_left == 1)
-        return last_ply(n, t - diff);
+        return last_ply(n, t);
     int known = probed ? -1 : bounded(n, t);
     if (known >= 0)
-        return known;
+        return known ? t : t - 1;
 
     uint64_t key = 0;
     int symmetry = 0, table_move = NO_MOVE;
@@ -342,53 +359,59 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         entry_t *e = table_probe(&s->table, key);
         if (e) {
             if (e->lower >= t)
-                return 1;
+                return e->lower;
             if (e->upper < t)
-                return 0;
+                return e->upper;
             if (e->best != NO_MOVE)
                 table_move = SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
         }
     }
     child_t children[NUM_POINTS];
     int etc = n->plies_left >= ETC_MIN_PLIES;
+    /* The node's upper bound if no move reaches `t`: the most any move is shown to leave it
+     * (passing after a pass ends the game on the board). */
+    int upper = n->passed ? diff : VALUE_MIN;
     int child_threshold = 1 - t, refuting;
-    int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting);
+    int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting, &upper);
     if (refuting >= 0) {
         remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
-        return 1;
+        return t;
     }
     if (etc) {
-        int i = known_refutation(s, children, &count, child_threshold);
+        int child_upper;
+        int i = known_refutation(s, children, &count, child_threshold, &child_upper, &upper);
         if (i >= 0) {
-            remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
-            return 1;
+            remember(s, key, symmetry, children[i].move, -child_upper, VALUE_MAX, nodes_before);
+            return -child_upper;
         }
     }
     for (int i = 0; i < count; i++) {
         select_next(children, i, count);
         const child_t *probed = etc ? children + i : NULL;
-        int child_wins = at_least(s, &children[i].node, child_threshold, probed);
+        int child = at_least(s, &children[i].node, child_threshold, probed);
         if (s->aborted)
-            return 0;
-        if (!child_wins) {
+            return t - 1;
+        if (child < child_threshold) {
             refuted_by(s, children[i].move, n->plies_left);
-            remember(s, key, symmetry, children[i].move, t, VALUE_MAX, nodes_before);
-            return 1;
+            remember(s, key, symmetry, children[i].move, -child, VALUE_MAX, nodes_before);
+            return -child;
         }
+        upper = raise_to(upper, -child);
     }
     if (!n->passed) {
         node_t after_pass;
         search_child(n, PASS, &after_pass);
-        int child_wins = at_least(s, &after_pass, child_threshold, NULL);
+        int child = at_least(s, &after_pass, child_threshold, NULL);
         if (s->aborted)
-            return 0;
-        if (!child_wins) {
-            remember(s, key, symmetry, PASS, t, VALUE_MAX, nodes_before);
-            return 1;
+            return t - 1;
+        if (child < child_threshold) {
+            remember(s, key, symmetry, PASS, -child, VALUE_MAX, nodes_before);
+            return -child;
         }
+        upper = raise_to(upper, -child);
     }
-    remember(s, key, symmetry, table_move, VALUE_MIN, t - 1, nodes_before);
-    return 0;
+    remember(s, key, symmetry, table_move, VALUE_MIN, upper, nodes_before);
+    return upper;
 }
 
 int search_winning_move(search_t *s, const node_t *n, int threshold)
@@ -407,6 +430,29 @@ int search_winning_move(search_t *s, const node_t *n, int threshold)
 int search_at_least(search_t *s, const node_t *n, int threshold)
 {
     s->aborted = 0;
-    int result = at_least(s, n, threshold, NULL);
+    int result = at_least(s, n, threshold, NULL) >= threshold;
     return s->aborted ? SEARCH_ABORTED : result;
+}
+
+int search_value(search_t *s, const node_t *n, int guess, int *value)
+{
+    /* The first test at the guess, then each in the middle of the bounds the tests showed. Not
+     * next to the last bound (MTD(f)): a test just above the value costs many times one far
+     * from it, and stepping down one stone at a time from a losing move's win threshold met
+     * several of them (docs/value.md). */
+    int low = VALUE_MIN, high = VALUE_MAX;
+    int t = guess <= low ? low + 1 : guess > high ? high : guess;
+    s->aborted = 0;
+    while (low < high) {
+        int bound = at_least(s, n, t, NULL);
+        if (s->aborted)
+            return SEARCH_ABORTED;
+        if (bound >= t)
+            low = bound;
+        else
+            high = bound;
+        t = low + (high - low + 1) / 2;
+    }
+    *value = low;
+    return 1;
 }

@@ -5,7 +5,7 @@
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
  * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
  * move ordering. The win/loss question is one threshold (komi decides which: the binding
- * passes it); exact values come from several thresholds sharing the table.
+ * passes it); exact values come from several thresholds sharing the table (`search_value`).
  */
 #ifndef LITTLEGO_SEARCH_H
 #define LITTLEGO_SEARCH_H
@@ -34,6 +34,10 @@ typedef struct {
     int symmetry_from; /* nodes with at least this many plies left are stored canonically */
 } search_t;
 
+/* The extremes of a final stone difference. */
+#define VALUE_MIN (-NUM_POINTS)
+#define VALUE_MAX NUM_POINTS
+
 /* Results of search_at_least besides 0 and 1. */
 #define SEARCH_ABORTED (-1)
 
@@ -43,6 +47,12 @@ void search_free(search_t *s);
 /* 1 when the mover of `n` can end at least `threshold` stones ahead, 0 when not,
  * SEARCH_ABORTED when the deadline passed first. */
 int search_at_least(search_t *s, const node_t *n, int threshold);
+
+/* The exact value of `n` (the mover's final stone difference under perfect play, within
+ * VALUE_MIN..VALUE_MAX) into `value`, and 1; SEARCH_ABORTED when the deadline passed first.
+ * Threshold tests that share the table, the first at `guess` (a threshold already proven costs
+ * nothing), then bisections of the bounds the tests showed. */
+int search_value(search_t *s, const node_t *n, int guess, int *value);
 
 /* After search_at_least answered 1 for `n`: the winning move, the one that proved it (a point
  * or PASS), as the table remembers it, or NO_MOVE when the table kept nothing (nodes near the
