@@ -69,11 +69,15 @@ def main(argv=None):
     parser.add_argument("--parallel", type=int, default=2, help="first moves played at once")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(RUNS_DIR, "forced-openings"))
-    args, command = parser.parse_known_args(argv)
+    parser.add_argument("command", nargs=argparse.REMAINDER,
+                        help="with --play: the player's command, after every option")
+    args = parser.parse_args(argv)
     if args.play is not None:
-        if not command:
+        if not args.command:
             parser.error("--play needs the player's command after it")
-        return play(args.play, command)
+        return play(args.play, args.command)
+    if args.command:
+        parser.error("a command goes with --play only")
     if args.player is None:
         python = grader_python() or sys.executable
         args.player = "{} {}".format(shlex.quote(python), shlex.quote(MY_PLAYER))
