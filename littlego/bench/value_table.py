@@ -25,8 +25,8 @@ import time
 import go_board
 from go_board import NUM_SYMMETRIES, SYMMETRIC_POINT, Position
 from littlego import solver
+from littlego.solver.strategy import CENTRE
 
-CENTRE = go_board.from_coord(2, 2)
 KIB = 1024  # ru_maxrss is in KiB on Linux
 GIB = 1024 ** 3
 
