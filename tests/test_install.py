@@ -86,7 +86,7 @@ def test_the_release_files_build_and_pass_twine_check(release):
     assert "\nLicense: MIT\n" in metadata
     requires = sorted(line.split(":", 1)[1].strip() for line in metadata.splitlines()
                       if line.startswith("Requires-Dist:") and "extra ==" not in line)
-    assert requires == ["psutil>=5.9", "sgfmill>=1.1"]
+    assert requires == ["psutil>=5.9", "sgfmill>=1.1", "tqdm>=4.62"]
 
 
 # What each subcommand runs in the installed package beyond its --help: a short form that
