@@ -9,7 +9,8 @@ solver.
   ExactSolver.best_move's margin.
 - The margins' differential: on seeded positions MARGIN_PLIES_LEFT plies from the end, the
   compiled value (threshold tests from the win threshold, fail-soft, one table kept throughout)
-  must equal ExactSolver.best_move's margin; a small sample in `make test`, the 500 positions
+  must be what endgame.ExactSolver's alpha-beta finds inside the narrowest window around it
+  (`python_confirms`); a small sample in `make test`, 502 positions from 6 to 16 plies left
   with the slow tests, each printing its figures (positions, nodes and CPU of both).
 - littlego/solver/solve.py: its JSON on an input.txt, and one line plus exit 2 for bad input.
 - The door itself: the symbols the library exports, the codes the binding reads from it
@@ -52,12 +53,14 @@ DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_a
 DOOR_CODES = {"lg_yes", "lg_no", "lg_aborted", "lg_illegal", "lg_no_win", "lg_not_a_move"}
 SECOND_NS = 10 ** 9
 # The margins' differential: plies left and positions at each, the quick sample and the slow
-# run (MARGIN_SLOW_POSITIONS, 500 in all). Beyond 12 plies left the Python search takes minutes
-# a position (about 9 s at 12, ten times more a ply or two further).
+# run (MARGIN_SLOW_POSITIONS, 502 in all). The Python search inside the narrowest window takes
+# about 5 CPU s a position at 13 plies left and twice as long a ply further (40 s at 16), so
+# the deeper plies get fewer positions.
 MARGIN_SEED = 39
-MARGIN_PLIES_LEFT = range(6, 13)
+MARGIN_PLIES_LEFT = range(6, 17)
 MARGIN_QUICK_POSITIONS = {6: 12, 7: 12, 8: 12, 9: 8}
-MARGIN_SLOW_POSITIONS = {6: 90, 7: 90, 8: 90, 9: 80, 10: 70, 11: 50, 12: 30}
+MARGIN_SLOW_POSITIONS = {6: 80, 7: 80, 8: 80, 9: 70, 10: 60, 11: 45, 12: 30, 13: 20, 14: 15,
+                         15: 12, 16: 10}
 # Up to this many plies left, every move's value too (Solver.move_values, the door's value
 # after a move) against the Python search of the position after it.
 MARGIN_MOVES_MAX_PLIES = 7
@@ -470,23 +473,45 @@ def test_every_move_agrees_with_the_python_solver(search):
     assert met["values"] >= 300, met
 
 
+def python_confirms(position, half_points):
+    """`(confirmed, nodes)`: whether endgame.ExactSolver's alpha-beta, searching `position`
+    inside the window (half_points - 1, half_points + 1), finds exactly `half_points` (the
+    mover's margin in half points, always odd: the window holds no other value, and a value
+    outside it comes back as a bound outside it), and the nodes it took."""
+    python = endgame.ExactSolver()
+    alpha, beta = half_points - 1, half_points + 1
+    best = endgame.WORST
+    for move, child in python.root_moves(position):
+        if child is None:  # a pass that ends the game: the board as it stands
+            own, opp, _, _ = position.mover_view()
+            score = endgame.margin_of(go_board.popcount(own) - go_board.popcount(opp),
+                                      go_board.plies_left(position.ply))
+        else:
+            score = -python.value(*(child + (-beta, -max(alpha, best))))
+        best = max(best, score)
+        if best >= beta:
+            break
+    return best == half_points, python.nodes
+
+
 def margins_differential(positions_at, search):
-    """Every position's compiled value against ExactSolver.best_move's margin; the figures."""
+    """Every position's compiled value confirmed by the Python search (python_confirms); the
+    figures."""
     rng = random.Random(MARGIN_SEED)
     met = collections.Counter()
     for plies_left in MARGIN_PLIES_LEFT:
         for _ in range(positions_at.get(plies_left, 0)):
             position = position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)
-            python = endgame.ExactSolver()
-            started = time.process_time()
-            _, half_points = python.best_move(position)
-            met["python cpu"] += time.process_time() - started
-            met["python nodes"] += python.nodes
             started, nodes = time.process_time(), search.nodes
             value = search.value(position)
             met["compiled cpu"] += time.process_time() - started
             met["compiled nodes"] += search.nodes - nodes
-            assert 2 * go_board.margin(value, position.to_move) == half_points, position
+            half_points = int(2 * go_board.margin(value, position.to_move))
+            started = time.process_time()
+            confirmed, python_nodes = python_confirms(position, half_points)
+            met["python cpu"] += time.process_time() - started
+            met["python nodes"] += python_nodes
+            assert confirmed, position
             met["positions"] += 1
             met["wins"] += half_points > 0
             if plies_left <= MARGIN_MOVES_MAX_PLIES:
