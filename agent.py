@@ -68,9 +68,10 @@ SOLVER_MOVE_WEIGHT = 0.5
 # on what is left rarely finds that move (littlego handover, docs/strength.md).
 SOLVER_SHARE = 0.6
 FULL_SOLVER_PLIES_LEFT = endgame.EXACT_PLIES_LEFT - 1
-# A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
-# share is what stops a search; the wall limit only guards against a starved or stuck worker
-# (mcts/budget.py), which in play must not hold up the move.
+# A search's wall limit (`wall_limit`) is its CPU share times this, plus WALL_SLACK seconds:
+# a search worker's, and a proven win's margin search's. The CPU share is what stops a search;
+# the wall limit only guards against a starved or stuck one (mcts/budget.py), which in play
+# must not hold up the move.
 WALL_PER_CPU = 1.5
 WALL_SLACK = 0.5
 CENTRE = go_board.SIZE // 2
@@ -291,7 +292,7 @@ def search_move(position, cpu_deadline, settings, refuted=frozenset()):
     per_worker = available / settings.workers
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
-        settings.workers, per_worker, per_worker * WALL_PER_CPU + WALL_SLACK, log=log,
+        settings.workers, per_worker, wall_limit(per_worker), log=log,
         exploration=settings.exploration,
         stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS),
         leaf_solver=LeafSolver(settings.leaf_solve_plies) if settings.leaf_solve_plies else None)
@@ -381,7 +382,8 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
         now = tree_cpu_seconds()
         solver_cpu = exact_search_cpu(cpu_deadline - now, go_board.plies_left(position.ply))
         exact = endgame.choose_endgame_move(position, now + solver_cpu, table,
-                                            margin_deadline=cpu_deadline - EXIT_RESERVE_CPU)
+                                            margin_deadline=cpu_deadline - EXIT_RESERVE_CPU,
+                                            margin_wall=wall_limit)
         if exact is not None:
             return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
         refuted = endgame.refuted_moves(position, table)
@@ -389,11 +391,18 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
 
 
+def wall_limit(cpu_seconds):
+    """The wall seconds a search given `cpu_seconds` of CPU may run before it is stopped as
+    starved or stuck (WALL_PER_CPU, WALL_SLACK)."""
+    return cpu_seconds * WALL_PER_CPU + WALL_SLACK
+
+
 def exact_search_cpu(left, plies_left):
     """CPU the exact search's proof may use of the `left` seconds of this call, `plies_left`
     plies from the end (see SOLVER_SHARE); it never eats the floor MCTS needs if the proof does
     not end. Once a win is proven, its margin search may use the whole call but
-    EXIT_RESERVE_CPU (`choose_move`): MCTS is not needed any more."""
+    EXIT_RESERVE_CPU (`choose_move`; and `wall_limit` of that in wall time): MCTS is not needed
+    any more."""
     floor = left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU
     if plies_left > FULL_SOLVER_PLIES_LEFT:
         return max(min(SOLVER_SHARE * left, floor), 0.0)

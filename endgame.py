@@ -33,7 +33,7 @@ import collections
 import go_board
 from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, place_stone,
                       points_of, popcount)
-from mcts.budget import tree_cpu_seconds
+from mcts.budget import tree_cpu_seconds, wall_seconds
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -106,7 +106,8 @@ class ExactSolver(object):
     after OutOfTime; the margin bounds, killers and history are per search.
     """
 
-    def __init__(self, cpu_deadline=None, clock=tree_cpu_seconds, table=None, node_cap=None):
+    def __init__(self, cpu_deadline=None, clock=tree_cpu_seconds, table=None, node_cap=None,
+                 wall_deadline=None):
         self.proven = {} if table is None else table  # node key -> the mover wins
         self.bounds = {}  # node key -> (lower, upper, best move) of its margin
         self.history = [0] * (go_board.NUM_POINTS + 1)
@@ -114,6 +115,8 @@ class ExactSolver(object):
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
+        # On mcts.budget.wall_seconds: a guard against a search starved of CPU (None: none).
+        self.wall_deadline = wall_deadline
         # OutOfTime once this many nodes are counted (the last two plies count loosely).
         self.node_cap = NO_NODE_CAP if node_cap is None else node_cap
 
@@ -121,8 +124,9 @@ class ExactSolver(object):
         self.nodes += 1
         if self.nodes > self.node_cap:
             raise OutOfTime()
-        if self.cpu_deadline is not None and not self.nodes & DEADLINE_CHECK_NODES \
-                and self.clock() > self.cpu_deadline:
+        if not self.nodes & DEADLINE_CHECK_NODES and (
+                self.cpu_deadline is not None and self.clock() > self.cpu_deadline
+                or self.wall_deadline is not None and wall_seconds() > self.wall_deadline):
             raise OutOfTime()
 
     def children(self, own, opp, ko_own, ko_opp, plies_left):
@@ -466,7 +470,7 @@ def mover_margin(position):
 
 
 def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline=None,
-                       clock=tree_cpu_seconds):
+                       clock=tree_cpu_seconds, margin_wall=None):
     """The `ExactMove` for `position` under exact play, or None when the search is not
     affordable (too many plies left, or `cpu_deadline` passed before a proof).
 
@@ -478,7 +482,9 @@ def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline
     whenever the time runs out. In a proven loss the best try (`ExactSolver.best_try`) is
     played, margin None. Black never passes at ply 1 (that loses at once), which the exact
     search already says. `table`: the proofs of earlier searches to reuse and extend (see
-    ExactSolver); None starts empty. Deadlines are on `clock`.
+    ExactSolver); None starts empty. Deadlines are on `clock`. `margin_wall(cpu seconds)`, when
+    given, is the wall time the margin search may take for the CPU it has (agent.wall_limit):
+    starved of CPU, it stops there as at its deadline, so optional work never holds up a move.
     """
     if winning_pass(position):
         return ExactMove(PASS, PROVEN_WIN, mover_margin(position))
@@ -496,7 +502,10 @@ def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline
     if margin_deadline is not None:
         solver.cpu_deadline = margin_deadline
     step = MarginStep(winner, WIN_MARGIN, False)
-    if solver.cpu_deadline is None or clock() < solver.cpu_deadline:
+    now = clock()
+    if solver.cpu_deadline is None or now < solver.cpu_deadline:
+        if margin_wall is not None and solver.cpu_deadline is not None:
+            solver.wall_deadline = wall_seconds() + margin_wall(solver.cpu_deadline - now)
         try:
             for step in solver.margin_steps(position, winner, WIN_MARGIN):
                 pass

@@ -300,8 +300,10 @@ def test_a_won_position_gets_its_margin_search_the_whole_move_but_the_exit_reser
         monkeypatch):
     deadlines = []
 
-    def record(position, cpu_deadline=None, table=None, margin_deadline=None):
+    def record(position, cpu_deadline=None, table=None, margin_deadline=None,
+               margin_wall=None):
         deadlines.append((cpu_deadline, margin_deadline))
+        assert margin_wall is agent.wall_limit
         return endgame.ExactMove(THE_CAPTURE, endgame.PROVEN_WIN, 8.5)
     monkeypatch.setattr(endgame, "choose_endgame_move", record)
     settings = agent.Settings(dict(ONE_WORKER))
@@ -369,7 +371,8 @@ def test_the_search_plays_no_move_the_exact_search_refuted_while_another_is_left
 
 
 def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeypatch):
-    def proof_cut_short(position, cpu_deadline=None, table=None, margin_deadline=None):
+    def proof_cut_short(position, cpu_deadline=None, table=None, margin_deadline=None,
+                        margin_wall=None):
         with pytest.raises(endgame.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)

@@ -179,6 +179,18 @@ def test_a_deadline_midway_plays_the_largest_margin_proven_so_far(deadline, move
     assert not endgame.ExactSolver().mover_wins(after)  # a proven win for White, every time
 
 
+def test_a_margin_search_starved_of_wall_time_stops_as_at_its_deadline():
+    # The CPU deadline far away, the wall allowance already spent: the search stops at its
+    # first check of the clocks (1,024 nodes, (4,3) still leading) with the proven win.
+    found = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
+                                        clock=tick_clock(), margin_wall=lambda cpu: -1.0)
+    assert found == endgame.ExactMove(from_coord(4, 3), endgame.PROVEN_WIN, None,
+                                      margin_at_least=0.5)
+    allowed = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
+                                          clock=tick_clock(), margin_wall=lambda cpu: 60.0)
+    assert allowed == endgame.ExactMove(from_coord(3, 1), endgame.PROVEN_WIN, 5.5)
+
+
 def test_a_deadline_past_the_margin_search_gives_the_exact_margin():
     assert endgame.choose_endgame_move(margins_differ(), margin_deadline=4,
                                        clock=tick_clock()) == endgame.ExactMove(
