@@ -6,8 +6,8 @@ pipeline, in the order it runs:
 2. Black on the empty board -> the centre (a proven result);
 3. a position of the opening book (`opening_book.Book.lookup`: the winning side's proven
    strategy, every position the loser can reach through the book's last ply) -> its answer;
-4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, or the best try
-   in a proven loss);
+4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, the move of
+   the largest margin it proves by the move's deadline, or the best try in a proven loss);
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
 Every caller gets a move's budget the same way (`plan_move`: the time manager's `move_budget`,
 from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
@@ -68,9 +68,10 @@ SOLVER_MOVE_WEIGHT = 0.5
 # on what is left rarely finds that move (littlego handover, docs/strength.md).
 SOLVER_SHARE = 0.6
 FULL_SOLVER_PLIES_LEFT = endgame.EXACT_PLIES_LEFT - 1
-# A search worker's wall limit is its CPU share times this, plus WALL_SLACK seconds. The CPU
-# share is what stops a search; the wall limit only guards against a starved or stuck worker
-# (mcts/budget.py), which in play must not hold up the move.
+# A search's wall limit (`wall_limit`) is its CPU share times this, plus WALL_SLACK seconds:
+# a search worker's, and a proven win's margin search's. The CPU share is what stops a search;
+# the wall limit only guards against a starved or stuck one (mcts/budget.py), which in play
+# must not hold up the move.
 WALL_PER_CPU = 1.5
 WALL_SLACK = 0.5
 CENTRE = go_board.SIZE // 2
@@ -88,7 +89,8 @@ LOG_AGENT_KEY = "agent"
 # A source that rests on a proof says so: `proven` is PROVEN_WIN or PROVEN_LOSS for the mover
 # (the winning pass and the centre rule: a win; the exact search: either, a loss played as its
 # `best_try`: true), and `margin` the final margin in points for the mover (komi included) when
-# it is known. A best try (the exact search's, or the book's repertoire after Black's centre)
+# it is known; an exact win whose margin search ran out of time gives `margin_at_least`, the
+# margin its move is proven to reach, instead. A best try (the exact search's, or the book's repertoire after Black's centre)
 # says what it asks of the opponent (`try_details`): `opponent_wins` of its `opponent_moves`
 # legal replies still win for it, and `summary` says so in words ("lost: Black must find 1 of
 # 19 moves"). MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
@@ -290,7 +292,7 @@ def search_move(position, cpu_deadline, settings, refuted=frozenset()):
     per_worker = available / settings.workers
     children, simulations, workers_used = root_parallel_search(
         GoState(position), PlayoutEvaluator(settings.knowledge), settings.seed + position.ply,
-        settings.workers, per_worker, per_worker * WALL_PER_CPU + WALL_SLACK, log=log,
+        settings.workers, per_worker, wall_limit(per_worker), log=log,
         exploration=settings.exploration,
         stop=StopRules(sure_win=SURE_WIN_VALUE, sure_win_after=SURE_WIN_SIMULATIONS),
         leaf_solver=LeafSolver(settings.leaf_solve_plies) if settings.leaf_solve_plies else None)
@@ -347,6 +349,8 @@ def exact_details(position, exact):
     details = {"proven": exact.proven}
     if exact.margin is not None:
         details["margin"] = exact.margin
+    elif exact.margin_at_least is not None:
+        details["margin_at_least"] = exact.margin_at_least
     return details
 
 
@@ -377,7 +381,9 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
         table = {} if solver_table is None else solver_table
         now = tree_cpu_seconds()
         solver_cpu = exact_search_cpu(cpu_deadline - now, go_board.plies_left(position.ply))
-        exact = endgame.choose_endgame_move(position, now + solver_cpu, table)
+        exact = endgame.choose_endgame_move(position, now + solver_cpu, table,
+                                            margin_deadline=cpu_deadline - EXIT_RESERVE_CPU,
+                                            margin_wall=wall_limit)
         if exact is not None:
             return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
         refuted = endgame.refuted_moves(position, table)
@@ -385,9 +391,18 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
 
 
+def wall_limit(cpu_seconds):
+    """The wall seconds a search given `cpu_seconds` of CPU may run before it is stopped as
+    starved or stuck (WALL_PER_CPU, WALL_SLACK)."""
+    return cpu_seconds * WALL_PER_CPU + WALL_SLACK
+
+
 def exact_search_cpu(left, plies_left):
-    """CPU the exact search may use of the `left` seconds of this call, `plies_left` plies from
-    the end (see SOLVER_SHARE); it never eats the floor MCTS needs if the proof does not end."""
+    """CPU the exact search's proof may use of the `left` seconds of this call, `plies_left`
+    plies from the end (see SOLVER_SHARE); it never eats the floor MCTS needs if the proof does
+    not end. Once a win is proven, its margin search may use the whole call but
+    EXIT_RESERVE_CPU (`choose_move`; and `wall_limit` of that in wall time): MCTS is not needed
+    any more."""
     floor = left - MIN_SEARCH_CPU - EXIT_RESERVE_CPU
     if plies_left > FULL_SOLVER_PLIES_LEFT:
         return max(min(SOLVER_SHARE * left, floor), 0.0)

@@ -2,12 +2,15 @@
 
 Start at `choose_endgame_move`, which returns one `ExactMove` (the move, the proven result
 for the mover and, when known, the margin): the pass rule first (`winning_pass`), then, when
-few plies are left, the win/loss proof (`ExactSolver.winning_move`, a boolean search), then
-exact margins (`ExactSolver.best_move`, alpha-beta over the final stone difference) within
-MARGIN_SEARCH_CPU, and in a proven loss the move that gives the opponent the most chances to go
-wrong (`ExactSolver.best_try`). Inside the search margins are in half points, seen from the side
-to move: `2 * (own stones - opponent stones) -/+ 5`, positive when the mover wins; ties cannot
-happen. An ExactMove's margin is in points.
+few plies are left, the win/loss proof (`ExactSolver.winning_move`, a boolean search), then in
+a proven win the margin search (`ExactSolver.margin_steps`: null-window tests over the final
+stone difference, from the proven winning move up to the move of the largest margin, anytime:
+the largest proven so far is played when the move's CPU runs out), and in a proven loss the
+move that gives the opponent the most chances to go wrong (`ExactSolver.best_try`).
+`ExactSolver.best_move` runs the same margin search to its end from any position (the
+reference the tests and tools compare with). Inside the search margins are in half points,
+seen from the side to move: `2 * (own stones - opponent stones) -/+ 5`, positive when the mover
+wins; ties cannot happen. An ExactMove's margin is in points.
 
 A search node is `(own, opp, ko_own, ko_opp, diff, passed, plies_left)`: the bitboards seen from
 the side to move; the previous board `(ko_own, ko_opp)` only when the last move can be retaken
@@ -30,7 +33,7 @@ import collections
 import go_board
 from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, place_stone,
                       points_of, popcount)
-from mcts.budget import tree_cpu_seconds
+from mcts.budget import tree_cpu_seconds, wall_seconds
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -38,8 +41,6 @@ from mcts.budget import tree_cpu_seconds
 # does not finish in time, MCTS takes the move. The proof's CPU by plies left is the reach
 # table of docs/benchmarks.md (`littlego solver-reach`).
 EXACT_PLIES_LEFT = 14
-# CPU allowed for refining a proven result into exact margins (for the pass rule).
-MARGIN_SEARCH_CPU = 1.5
 # Margins are in half points, to stay integers. By `plies_left & 1` (even: Black moves), the
 # mover's margin at an equal stone count (go_board.margin's komi) and the final stone
 # difference (own - opponent) the mover needs to win.
@@ -47,6 +48,8 @@ MOVERS = (go_board.BLACK, go_board.WHITE)
 MOVER_KOMI_HALF_POINTS = tuple(int(2 * go_board.margin(0, colour)) for colour in MOVERS)
 NEEDED_DIFF = tuple(go_board.needed_diff(colour) for colour in MOVERS)
 WORST = -(2 * go_board.NUM_POINTS + max(abs(komi) for komi in MOVER_KOMI_HALF_POINTS) + 1)
+# The smallest winning margin: margins are odd (komi is a half point), so a win is at least 1.
+WIN_MARGIN = 1
 # How much a refutation at `plies_left` adds to its point's history score: a refutation far
 # from the end cuts a larger subtree, so it outweighs any number of refutations nearer the end
 # (the node counts of this weighting against plies_left**2: docs/benchmarks.md). Move ordering
@@ -65,9 +68,14 @@ PROVEN_WIN, PROVEN_LOSS = "win", "loss"
 # is the best try); `margin`, the final margin in points for the mover under perfect play
 # (komi included), or None when the margin search did not finish (always for a loss);
 # `opponent_wins`, for a best try, how many of the opponent's replies still win for it (None
-# for a win, or when the try ends the game).
-ExactMove = collections.namedtuple("ExactMove", "move proven margin opponent_wins",
-                                   defaults=(None,))
+# for a win, or when the try ends the game); `margin_at_least`, for a win whose margin search
+# did not finish, the margin in points the move is proven to reach (else None).
+ExactMove = collections.namedtuple("ExactMove", "move proven margin opponent_wins margin_at_least",
+                                   defaults=(None, None))
+# One step of the margin search of a proven win (`ExactSolver.margin_steps`): `move` is proven
+# to reach `margin` (half points, for the mover) at least; `exact` when that is its margin and
+# no move does better (the search's last step).
+MarginStep = collections.namedtuple("MarginStep", "move margin exact")
 # A try that ends the game lost leaves nothing to get wrong: it counts as more winning replies
 # than a position can have.
 ENDS_LOST = go_board.NUM_POINTS + 2
@@ -98,7 +106,8 @@ class ExactSolver(object):
     after OutOfTime; the margin bounds, killers and history are per search.
     """
 
-    def __init__(self, cpu_deadline=None, clock=tree_cpu_seconds, table=None, node_cap=None):
+    def __init__(self, cpu_deadline=None, clock=tree_cpu_seconds, table=None, node_cap=None,
+                 wall_deadline=None):
         self.proven = {} if table is None else table  # node key -> the mover wins
         self.bounds = {}  # node key -> (lower, upper, best move) of its margin
         self.history = [0] * (go_board.NUM_POINTS + 1)
@@ -106,6 +115,8 @@ class ExactSolver(object):
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
+        # On mcts.budget.wall_seconds: a guard against a search starved of CPU (None: none).
+        self.wall_deadline = wall_deadline
         # OutOfTime once this many nodes are counted (the last two plies count loosely).
         self.node_cap = NO_NODE_CAP if node_cap is None else node_cap
 
@@ -113,8 +124,9 @@ class ExactSolver(object):
         self.nodes += 1
         if self.nodes > self.node_cap:
             raise OutOfTime()
-        if self.cpu_deadline is not None and not self.nodes & DEADLINE_CHECK_NODES \
-                and self.clock() > self.cpu_deadline:
+        if not self.nodes & DEADLINE_CHECK_NODES and (
+                self.cpu_deadline is not None and self.clock() > self.cpu_deadline
+                or self.wall_deadline is not None and wall_seconds() > self.wall_deadline):
             raise OutOfTime()
 
     def children(self, own, opp, ko_own, ko_opp, plies_left):
@@ -334,28 +346,67 @@ class ExactSolver(object):
         return self.winning_move(position) is not None
 
     def best_move(self, position):
-        """`(move, margin)`: the best placement by exact margin, or PASS if it is no worse.
+        """`(move, margin)`: the move of the largest exact margin (half points), PASS when it is
+        no worse than every placement, else the first such placement in search order.
 
-        Placements are searched first with a full window; the pass then only needs a null
-        window at the best placement's margin (margins are odd, so `best - 1` separates).
+        The first move's margin is searched with a full window, then `margin_steps` runs to its
+        end from there: every other move needs only null-window tests against the best so far.
         """
-        best_point, best_margin = PASS, WORST
-        pass_child = None
-        for move, child in self.root_moves(position):
-            if move == PASS:
-                pass_child = child
-                continue
-            margin = -self.value(*(child + (WORST, -best_margin)))
-            if margin > best_margin:
-                best_point, best_margin = move, margin
-        if pass_child is None:
+        first, child = self.root_moves(position)[0]
+        margin = self._margin_above(position, child, WORST - 1, -WORST)
+        for step in self.margin_steps(position, first, margin):
+            pass
+        return step.move, step.margin
+
+    def margin_steps(self, position, leader, margin):
+        """The anytime margin search: MarginStep after MarginStep, each a move and a margin
+        (half points) it is proven to reach, the last one `exact`.
+
+        `leader` is a move proven to reach `margin` (a proven winning move reaches WIN_MARGIN):
+        the first step. Then null-window tests, each "does this move reach more?": the leader's
+        margin is raised until a test fails (then it is exact); every other move in
+        `root_moves` order is asked whether it beats the leader (or equals it, when it would
+        win the tie: the pass wins ties, then the earlier move), and a move that does leads and
+        is raised in turn. Every step is a proof, so whenever the deadline stops the search the
+        last step yielded is a move proven to reach that margin; the last step of a whole run
+        is the best move and its exact margin (margins are odd, so a test against an even
+        `bound` separates `bound - 1` from `bound + 1`). The margin bounds found are kept for
+        the later tests of the search.
+        """
+        moves = self.root_moves(position)
+        tie_rank = {move: (move != PASS, index) for index, (move, _) in enumerate(moves)}
+        child_of = dict(moves)
+        first = leader
+        yield MarginStep(leader, margin, False)
+        others = [(move, child) for move, child in moves if move != first]
+        for move, child in [(first, child_of[first])] + others:
+            if move != leader:  # every move but the first leader challenges the leader
+                ties_won = tie_rank[move] < tie_rank[leader]
+                reached = self._margin_above(position, child, margin - 1 if ties_won else margin)
+                if reached is None:
+                    continue
+                leader, margin = move, reached
+                yield MarginStep(leader, margin, False)
+            while True:
+                reached = self._margin_above(position, child, margin)
+                if reached is None:
+                    break
+                margin = reached
+                yield MarginStep(leader, margin, False)
+        yield MarginStep(leader, margin, True)
+
+    def _margin_above(self, position, child, bound, ceiling=None):
+        """For the move leading to `child` (a `root_moves` entry): None when its margin is at
+        most `bound`, else a margin it is proven to reach, above `bound`: one null-window test,
+        or with a `ceiling` its exact margin when that lies below the ceiling. A pass that ends
+        the game has its margin at once."""
+        if child is None:
             _, _, _, _, diff, _, plies_left = self._root(position)
-            pass_margin = margin_of(diff, plies_left)
+            reached = margin_of(diff, plies_left)
         else:
-            pass_margin = -self.value(*(pass_child + (-best_margin, 1 - best_margin)))
-        if pass_margin >= best_margin:
-            return PASS, pass_margin
-        return best_point, best_margin
+            reached = -self.value(*(child + (-(bound + 1 if ceiling is None else ceiling),
+                                             -bound)))
+        return reached if reached > bound else None
 
     def best_try(self, position):
         """`(move, opponent_wins)` in a position proven lost, or None when time ran out first.
@@ -418,22 +469,28 @@ def mover_margin(position):
     return position.score() if position.to_move == go_board.BLACK else -position.score()
 
 
-def choose_endgame_move(position, cpu_deadline=None, table=None):
+def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline=None,
+                       clock=tree_cpu_seconds, margin_wall=None):
     """The `ExactMove` for `position` under exact play, or None when the search is not
-    affordable (too many plies left, or the deadline passed before a proof).
+    affordable (too many plies left, or `cpu_deadline` passed before a proof).
 
-    First win or loss (the boolean search). In a proven win, exact margins within
-    MARGIN_SEARCH_CPU more pick the move (passing when it is at least as good as every
-    placement); when they do not finish, the proven winning move is played with margin None.
-    In a proven loss the best try (`ExactSolver.best_try`) is played, margin None. Black
-    never passes at ply 1 (that loses at once), which the exact search already says. `table`:
-    the proofs of earlier searches to reuse and extend (see ExactSolver); None starts empty.
+    First win or loss (the boolean search, by `cpu_deadline`). In a proven win, the margin
+    search (`ExactSolver.margin_steps`) until `margin_deadline` (when None, `cpu_deadline`;
+    both None: no limit) picks the move of the largest margin (passing when it is at least as good as
+    every placement); when it does not finish, the move of the largest margin proven so far is
+    played with margin None and that margin as `margin_at_least`, so a proven win is played
+    whenever the time runs out. In a proven loss the best try (`ExactSolver.best_try`) is
+    played, margin None. Black never passes at ply 1 (that loses at once), which the exact
+    search already says. `table`: the proofs of earlier searches to reuse and extend (see
+    ExactSolver); None starts empty. Deadlines are on `clock`. `margin_wall(cpu seconds)`, when
+    given, is the wall time the margin search may take for the CPU it has (agent.wall_limit):
+    starved of CPU, it stops there as at its deadline, so optional work never holds up a move.
     """
     if winning_pass(position):
         return ExactMove(PASS, PROVEN_WIN, mover_margin(position))
     if go_board.plies_left(position.ply) > EXACT_PLIES_LEFT:
         return None
-    solver = ExactSolver(cpu_deadline, table=table)
+    solver = ExactSolver(cpu_deadline, clock=clock, table=table)
     try:
         winner = solver.winning_move(position)
     except OutOfTime:
@@ -442,11 +499,18 @@ def choose_endgame_move(position, cpu_deadline=None, table=None):
         best_try = solver.best_try(position)
         return None if best_try is None else ExactMove(best_try[0], PROVEN_LOSS, None,
                                                        best_try[1])
-    margin_deadline = solver.clock() + MARGIN_SEARCH_CPU
-    if cpu_deadline is None or margin_deadline < cpu_deadline:
+    if margin_deadline is not None:
         solver.cpu_deadline = margin_deadline
-    try:
-        move, margin = solver.best_move(position)
-    except OutOfTime:
-        return ExactMove(winner, PROVEN_WIN, None)
-    return ExactMove(move, PROVEN_WIN, margin / 2.0)
+    step = MarginStep(winner, WIN_MARGIN, False)
+    now = clock()
+    if solver.cpu_deadline is None or now < solver.cpu_deadline:
+        if margin_wall is not None and solver.cpu_deadline is not None:
+            solver.wall_deadline = wall_seconds() + margin_wall(solver.cpu_deadline - now)
+        try:
+            for step in solver.margin_steps(position, winner, WIN_MARGIN):
+                pass
+        except OutOfTime:
+            pass
+    if step.exact:
+        return ExactMove(step.move, PROVEN_WIN, step.margin / 2.0)
+    return ExactMove(step.move, PROVEN_WIN, None, margin_at_least=step.margin / 2.0)

@@ -5,7 +5,8 @@ Two clocks, two uses. `tree_cpu_seconds` is what the grader meters: the CPU of t
 whole process tree since the interpreter started, this process and its reaped children; a
 move's deadline is on it (agent.plan_move, agent.decide, endgame's exact search). `own_cpu_seconds`
 is one process's own CPU: each search worker stops on its own share of the move (`Budget`);
-the wall deadline only guards against a starved or stuck worker.
+the wall deadline (`wall_seconds`) only guards against a starved or stuck worker, and against a
+margin search starved of CPU holding up a move that already has its proven win.
 """
 
 import os
@@ -21,6 +22,11 @@ def tree_cpu_seconds():
 def own_cpu_seconds():
     """CPU of this process alone, since it started."""
     return time.process_time()
+
+
+def wall_seconds():
+    """The wall clock of the guards against a starved or stuck search (monotonic seconds)."""
+    return time.monotonic()
 
 
 class Budget(object):

@@ -288,12 +288,32 @@ def test_an_exact_win_claims_the_win_and_its_margin_in_points():
         THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin": 8.5})
 
 
-def test_an_exact_win_whose_margin_search_ran_out_claims_the_win_alone(monkeypatch):
-    def out_of_time(solver, position):
+def test_an_exact_win_whose_margin_search_ran_out_claims_the_margin_proven_so_far(monkeypatch):
+    def out_of_time(solver, position, leader, margin):
         raise endgame.OutOfTime()
-    monkeypatch.setattr(endgame.ExactSolver, "best_move", out_of_time)
+    monkeypatch.setattr(endgame.ExactSolver, "margin_steps", out_of_time)
     assert decide_now(LAST_PLY_CAPTURE) == agent.Decision(
-        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win"})
+        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin_at_least": 0.5})
+
+
+def test_a_won_position_gets_its_margin_search_the_whole_move_but_the_exit_reserve(
+        monkeypatch):
+    deadlines = []
+
+    def record(position, cpu_deadline=None, table=None, margin_deadline=None,
+               margin_wall=None):
+        deadlines.append((cpu_deadline, margin_deadline))
+        assert margin_wall is agent.wall_limit
+        return endgame.ExactMove(THE_CAPTURE, endgame.PROVEN_WIN, 8.5)
+    monkeypatch.setattr(endgame, "choose_endgame_move", record)
+    settings = agent.Settings(dict(ONE_WORKER))
+    move_deadline = agent.tree_cpu_seconds() + 5.0
+    agent.choose_move(LAST_PLY_CAPTURE, move_deadline, settings, agent.read_book(settings))
+    (proof_deadline, margin_deadline), = deadlines
+    # One ply left: the proof gets all but MCTS's floor, the margins all but the exit reserve.
+    assert margin_deadline == pytest.approx(move_deadline - agent.EXIT_RESERVE_CPU)
+    assert proof_deadline == pytest.approx(
+        move_deadline - agent.MIN_SEARCH_CPU - agent.EXIT_RESERVE_CPU, abs=0.05)
 
 
 def test_an_exact_loss_claims_the_loss_and_plays_the_best_try():
@@ -351,7 +371,8 @@ def test_the_search_plays_no_move_the_exact_search_refuted_while_another_is_left
 
 
 def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeypatch):
-    def proof_cut_short(position, cpu_deadline=None, table=None):
+    def proof_cut_short(position, cpu_deadline=None, table=None, margin_deadline=None,
+                        margin_wall=None):
         with pytest.raises(endgame.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)

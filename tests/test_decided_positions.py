@@ -162,16 +162,18 @@ WALK_KINDS = ("black-book", "white-after-first", "white-after-mistake")
 # Exact positions: EXACT_QUOTA per ply 13-24, at most EXACT_ATTEMPTS tries each; what the
 # dear plies (13-14, where few searches are cheap) leave unfilled is taken from the latest. The
 # exact search starts at ply 11, but at plies 11-12 none of 60 tries was cheap enough (most
-# wins there outrun the margin search's cap), so the sample starts at ply 13.
+# wins there outran the margin search's cap of the time, 1.5 s), so the sample starts at ply 13.
 LATE_PLIES = range(13, go_board.MAX_PLY + 1)
 EXACT_QUOTA = 11
 EXACT_ATTEMPTS = 30
 EXACT_TOTAL = EXACT_QUOTA * len(LATE_PLIES)
-# The probe's budget: the exact search gets 1.5 s of it, MCTS 0.75 s when the search gives up.
+# The probe's budget: the proof gets 1.5-2 s of it (agent.exact_search_cpu), MCTS the rest
+# when the proof gives up; a proven win's margin search all but agent.EXIT_RESERVE_CPU.
 PROBE_CPU = 2.5
 # A late position is kept when the probe's decision equals DECIDE_CPU's and that took at most
-# this CPU: a win 6 times below the margin search's cap (endgame.MARGIN_SEARCH_CPU, 1.5 s), a
-# loss 10 times below the exact search's share of DECIDE_CPU (12 s), for its best try.
+# this CPU: a win 9 times below the probe's margin search (2.25 s; the first fixture was made
+# with a 1.5 s cap on the margins, 6 times), a loss 10 times below the exact search's share of
+# DECIDE_CPU (12 s), for its best try.
 MAX_WIN_CPU = 0.25
 MAX_LOSS_CPU = 1.2
 

@@ -1,5 +1,7 @@
 """Exact endgame search and the pass rule on fixed positions."""
 
+import itertools
+
 import pytest
 
 import endgame
@@ -111,15 +113,113 @@ def test_winning_move_is_found_by_the_boolean_search_alone():
 
 
 
-def test_a_proven_win_is_played_even_when_the_margins_run_out_of_time(monkeypatch):
-    # The margin search times out: the null-window proof alone decides the move.
-    def out_of_time(solver, position):
-        raise endgame.OutOfTime()
-    monkeypatch.setattr(endgame.ExactSolver, "best_move", out_of_time)
-    position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
-    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        from_coord(3, 3), endgame.PROVEN_WIN, None)
+# White to move at ply 18, Black having just played (3,0). The proof finds (4,3) first, which
+# wins by 1.5 points; the largest margin is (3,1)'s, 5.5. Every move's exact margin for White in
+# half points (ExactSolver.value with a full window): (3,1) 11, (3,2) 9, (1,3) (0,3) (0,2) 7,
+# (4,3) (3,4) (1,4) 3, (4,2) 1, (2,0) and the pass -1.
+MARGINS_DIFFER = """
+    O O . . O
+    O O X . .
+    . X O X X
+    X . . O .
+    X O . . X"""
+BEFORE_BLACK_PLAYED_3_0 = """
+    O O . . O
+    O O X . .
+    . X O X X
+    . . . O .
+    X O . . X"""
 
+
+def margins_differ():
+    return Position.from_text(MARGINS_DIFFER, to_move=WHITE, ply=18,
+                              previous=BEFORE_BLACK_PLAYED_3_0)
+
+
+def steps_of(position):
+    """Every MarginStep of `position`'s margin search from its proven winning move, as
+    (move text, half points, exact)."""
+    solver = endgame.ExactSolver()
+    winner = solver.winning_move(position)
+    return [(go_board.move_to_text(step.move), step.margin, step.exact)
+            for step in solver.margin_steps(position, winner, endgame.WIN_MARGIN)]
+
+
+def test_the_margin_search_climbs_from_the_proven_win_to_the_largest_margin():
+    # (4,3) is raised to its 3 and no further; (4,2) (1 half point) cannot tie it; (3,4) ties
+    # it at 3 and, earlier in search order, takes the lead on the tie; (3,2) beats it with 5,
+    # is raised to its 9; (3,1) beats that with 11, which no later move reaches: exact.
+    assert steps_of(margins_differ()) == [
+        ("4,3", 1, False), ("4,3", 3, False), ("3,4", 3, False), ("3,2", 5, False),
+        ("3,2", 7, False), ("3,2", 9, False), ("3,1", 11, False), ("3,1", 11, True)]
+    assert endgame.ExactSolver().best_move(margins_differ()) == (from_coord(3, 1), 11)
+    assert endgame.choose_endgame_move(margins_differ()) == endgame.ExactMove(
+        from_coord(3, 1), endgame.PROVEN_WIN, 5.5)
+
+
+def tick_clock():
+    """A clock that reads 0, 1, 2, ... one tick per reading: the search reads it once before
+    the margins, then whenever its node count reaches a multiple of DEADLINE_CHECK_NODES + 1,
+    so a deadline of N ticks stops it after a fixed amount of work."""
+    ticks = itertools.count()
+    return lambda: next(ticks)
+
+
+@pytest.mark.parametrize("deadline, move, at_least", [
+    (0, "4,3", 0.5),   # passed before the margins: the proven winning move
+    (1, "3,4", 1.5),   # stopped after (3,4) took the lead, before (3,2) proved better
+    (2, "3,2", 2.5),   # (3,2) leads, proven to win by 2.5 of its 4.5
+    (3, "3,2", 4.5)])  # (3,2) raised to its exact margin, before (3,1) proved better
+def test_a_deadline_midway_plays_the_largest_margin_proven_so_far(deadline, move, at_least):
+    found = endgame.choose_endgame_move(margins_differ(), margin_deadline=deadline,
+                                        clock=tick_clock())
+    assert found == endgame.ExactMove(go_board.move_from_text(move), endgame.PROVEN_WIN, None,
+                                      margin_at_least=at_least)
+    after = margins_differ().play(found.move)
+    assert not endgame.ExactSolver().mover_wins(after)  # a proven win for White, every time
+
+
+def test_a_margin_search_starved_of_wall_time_stops_as_at_its_deadline():
+    # The CPU deadline far away, the wall allowance already spent: the search stops at its
+    # first check of the clocks (1,024 nodes, (4,3) still leading) with the proven win.
+    found = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
+                                        clock=tick_clock(), margin_wall=lambda cpu: -1.0)
+    assert found == endgame.ExactMove(from_coord(4, 3), endgame.PROVEN_WIN, None,
+                                      margin_at_least=0.5)
+    allowed = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
+                                          clock=tick_clock(), margin_wall=lambda cpu: 60.0)
+    assert allowed == endgame.ExactMove(from_coord(3, 1), endgame.PROVEN_WIN, 5.5)
+
+
+def test_a_deadline_past_the_margin_search_gives_the_exact_margin():
+    assert endgame.choose_endgame_move(margins_differ(), margin_deadline=4,
+                                       clock=tick_clock()) == endgame.ExactMove(
+        from_coord(3, 1), endgame.PROVEN_WIN, 5.5)
+
+
+# White to move at ply 20, Black having just played (4,0): (3,1), (2,1), (2,0) and the pass
+# each win by 1.5 points (3 half points; every other placement loses by 4.5).
+PASS_TIES = """
+    . O X O O
+    X X X . O
+    . . X O O
+    O . X O .
+    X X X . O"""
+BEFORE_BLACK_PLAYED_4_0 = """
+    . O X O O
+    X X X . O
+    . . X O O
+    O . X O .
+    . X X . O"""
+
+
+def test_a_winning_pass_as_good_as_the_best_placement_is_played():
+    position = Position.from_text(PASS_TIES, to_move=WHITE, ply=20,
+                                  previous=BEFORE_BLACK_PLAYED_4_0)
+    assert steps_of(position) == [("3,1", 1, False), ("3,1", 3, False), ("PASS", 3, False),
+                                  ("PASS", 3, True)]
+    assert endgame.choose_endgame_move(position) == endgame.ExactMove(
+        PASS, endgame.PROVEN_WIN, 1.5)
 
 
 # A knife edge from a real game (Black opened at the corner (4,0), then played as the agent):
