@@ -10,7 +10,8 @@ and rewrites the file after each, so an interrupted build resumes where it stopp
 
 This module is the one home of the file's format, `stored_values.jsonl` beside it:
 - line 1, the header: {"format": FORMAT, "version": VERSION, "solver": the C sources' digest
-  (littlego.solver.source_digest), "table_bits": the build's table}.
+  (littlego.solver.source_digest) of the last build run, "table_bits": its table}; values are
+  exact whichever version found them, so a resumed build keeps the records it finds.
 - then one JSON object a position: {"line": ["2,2", "1,2"] (the moves from the empty board that
   reach it, as go_board.move_to_text writes them), "values": {"i,j" or "PASS": the side to
   move's final stone difference (own - opponent's stones when the game ends) after that move,
