@@ -111,5 +111,6 @@ def test_the_committed_table_holds_the_value_of_little_go():
     by_class = {move: empty[move] for move in ("1,2", "0,1", "1,1", "0,0", "0,2")}
     assert by_class == {"1,2": -2.5, "0,1": -4.5, "1,1": -4.5, "0,0": -5.5, "0,2": -5.5}
     after_centre = table.lookup(go_board.Position().play(go_board.from_coord(2, 2)))
-    assert after_centre is not None and max(after_centre.values()) == -0.5
-    assert {move for move, margin in after_centre.items() if margin == -0.5} >= {"1,2", "1,1"}
+    assert after_centre is not None
+    assert {move: after_centre[move] for move in ("1,2", "1,1", "0,1", "0,2", "0,0", "PASS")} \
+        == {"1,2": -0.5, "1,1": -0.5, "0,1": -1.5, "0,2": -1.5, "0,0": -2.5, "PASS": -2.5}
