@@ -13,7 +13,8 @@ RUNS := runs
 
 .PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
 	test-ray lint match play serve bench bench-engine bench-solver bench-value ladder \
-	ladder-default ladder-centre ladder-deep book verify-book solve-all handover forced-openings \
+	ladder-default ladder-centre ladder-deep book verify-book solve-all value-table handover \
+	forced-openings \
 	submission check-submission driver-match soak ringmaster clean
 
 install: $(STAMP)
@@ -182,6 +183,13 @@ verify-book: $(STAMP) solver
 solve-all: $(STAMP) solver
 	mkdir -p $(RUNS)/solve-all
 	$(LG) solve --empty --ply 1 --table-bits 28 | tee $(RUNS)/solve-all/result.json
+
+# The stored value table of the opening positions (every legal move's exact value, the board's
+# numbers where the solver takes minutes; docs/value.md): resumed where an earlier run stopped,
+# one compiled solver with a 1 GB table (VALUE_TABLE_ARGS="--positions 2" does two more).
+VALUE_TABLE_ARGS ?=
+value-table: $(STAMP) solver
+	$(LG) value-table $(VALUE_TABLE_ARGS)
 
 # The seam where the book ends, sampled as strong games make it: 2,000 positions decided by the
 # agent on the grader's Python 3.7 at the default budget, judged by the compiled solver (about

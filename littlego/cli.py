@@ -60,6 +60,9 @@ COMMANDS = collections.OrderedDict([
     ("review", _command("littlego.analysis.review",
                         "a game's every move by exact value: the points given away, the first "
                         "win thrown away", "littlego review runs/x/games.jsonl 3 --cpu 5")),
+    ("value-table", _command("littlego.analysis.stored_values",
+                             "build or resume the stored value table of the opening positions",
+                             "littlego value-table --positions 2")),
     # Strength and speed
     ("ladder", _command("littlego.bench.ladder", "the strength ladder against the yardstick",
                         "littlego ladder --opponents alphabeta4:4 --agent-move-cpu 1 "

@@ -1,5 +1,5 @@
 """Progress of the long offline commands (`book`, `verify-book`, `ladder`, `slips`, `bench`,
-`soak`, `handover`), shown alike by all of them from this one module.
+`soak`, `handover`, `value-table`), shown alike by all of them from this one module.
 
 Start at `Progress.stage`: a stage of work with a known count (jobs, games, positions, moves) is
 a context manager whose `advance()` counts items done. Where it goes, on stderr:

@@ -15,8 +15,9 @@ import go_board
 import opening_book
 from go_board import BLACK, PASS, WHITE, Position, from_coord
 from littlego import solver as compiled_solver  # the real one: tests swap fakes in under its name
-from littlego.analysis import move_results
-from littlego.analysis.move_results import LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER, WIN
+from littlego.analysis import move_results, stored_values
+from littlego.analysis.move_results import (LOSS, SOURCE_BOOK, SOURCE_SEARCH, SOURCE_SOLVER,
+                                            SOURCE_TABLE, WIN)
 from littlego.bench.positions import position_before_end
 
 from endgame_reference import ReferenceSolver
@@ -252,8 +253,19 @@ def test_a_book_try_proves_every_move_lost_and_names_the_try(tmp_path):
 
 
 def test_the_book_file_proves_blacks_centre():
-    answer = move_results.move_results(Position(), CPU)
+    answer = move_results.move_results(Position(), CPU, values=stored_values.StoredValues())
     assert (answer["source"], answer["moves"]) == (SOURCE_BOOK, {"2,2": {"result": WIN}})
+
+
+def test_the_stored_value_table_answers_first_with_every_margin():
+    # The committed table holds the empty board: the centre wins by 0.5, the rest lose.
+    answer = move_results.move_results(Position(), CPU)
+    assert (answer["source"], answer["result"], answer["margin"], answer["unknown"]) == (
+        SOURCE_TABLE, WIN, 0.5, False)
+    assert answer["moves"]["2,2"] == {"result": WIN, "margin": 0.5}
+    assert answer["moves"]["PASS"] == {"result": LOSS, "margin": -2.5}
+    assert {move for move, known in answer["moves"].items() if known["result"] == WIN} == {"2,2"}
+    assert len(answer["moves"]) == 26
 
 
 def test_a_finished_game_has_no_moves():
@@ -318,3 +330,36 @@ def test_the_compiled_solver_gives_the_python_searchs_results_and_margins(monkey
     answer = move_results.move_results(position, 60.0, book=opening_book.NO_BOOK)
     assert answer["source"] == SOURCE_SOLVER
     assert as_pairs(answer) == expected_results(position)
+
+
+def test_the_solver_fills_in_the_missing_margins_move_by_move(monkeypatch):
+    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE, compiled_solver)
+    position = late_position()
+    legal = [go_board.move_to_text(move) for move in position.legal_moves()]
+    known = {"0,2": {"result": WIN, "margin": 99.0}}  # kept as the first answer has it
+    first = dict(move_results.summary(SOURCE_BOOK, legal, known, None), best_try=None)
+    margins = move_results.solver_margins(position, first)
+    answers = []
+    try:
+        assert (margins.solved, margins.total) == (1, len(legal))
+        while not margins.finished():
+            if margins.advance(CPU):
+                answers.append(margins.answer())
+    finally:
+        margins.close()
+    assert [len(answer["moves"]) for answer in answers] == list(range(2, len(legal) + 1))
+    assert [answer["margin"] for answer in answers[:-1]] == [None] * (len(legal) - 2)
+    expected = expected_results(position)
+    expected["0,2"] = (WIN, 99.0)
+    final = answers[-1]
+    assert as_pairs(final) == expected
+    assert (final["source"], final["result"], final["unknown"], final["margin"]) == (
+        SOURCE_SOLVER, WIN, False, 99.0)
+
+
+def test_no_margins_to_fill_in_or_no_compiled_solver_is_no_solving(monkeypatch):
+    position = late_position()
+    complete = move_results.move_results(position, CPU, book=opening_book.NO_BOOK)
+    assert move_results.solver_margins(position, complete) is None  # the search gave them all
+    partial = dict(complete, moves={"0,2": {"result": WIN}}, unknown=True)
+    assert move_results.solver_margins(position, partial) is None  # the fake is not built

@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -197,7 +198,8 @@ def test_the_proven_results_of_the_persons_moves(make_session):
     assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 19)
     finished, answer = session.analysis_job().wait(60)
     assert finished
-    assert answer == move_results.move_results(session.position, 60.0)
+    # Every margin within the first answer: no solving follows it.
+    assert answer == dict(move_results.move_results(session.position, 60.0), progress=None)
     assert (answer["source"], answer["result"], answer["unknown"]) == (
         move_results.SOURCE_SOLVER, move_results.WIN, False)  # `make test` builds it
     assert {move for move, known in answer["moves"].items() if known["margin"] == 6.5} == {
@@ -271,12 +273,14 @@ def test_the_analysis_api_answers_pending_then_the_result_once_per_position(runn
                                                                             monkeypatch):
     held = HeldAnalysis()
     monkeypatch.setattr(move_results, "move_results", held)
+    monkeypatch.setattr(move_results, "solver_margins", lambda position, first: None)
     monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 0.05)
     base = running("passer")
     assert get(base + "/api/analysis") == (200, {"pending": True})
     assert get(base + "/api/state")[0] == 200  # the held analysis blocks no other request
     held.released.set()
-    expected = {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+    expected = {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True,
+                "progress": None}
     monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 30)
     assert get(base + "/api/analysis") == (200, expected)
     assert get(base + "/api/analysis") == (200, expected)
@@ -285,6 +289,134 @@ def test_the_analysis_api_answers_pending_then_the_result_once_per_position(runn
     urllib.request.urlopen(request, timeout=10).close()  # Black's pass at ply 1 ends the game
     assert get(base + "/api/analysis") == (
         409, {"error": "it is not your turn: nothing to analyse"})
+
+
+def late_session(make_session):
+    """A game against "last" at ply 19, LATE_BOARD, Black (the person) to move."""
+    session = make_session("last")
+    for move in LATE_MOVES:
+        session.person_moves(move)
+    return session
+
+
+def without_margins(move_results_of):
+    """move_results' answers with their results only, as where margins take long."""
+    def answer_of(position, cpu_limit):
+        answer = move_results_of(position, cpu_limit)
+        return dict(answer, margin=None, moves={move: {"result": known["result"]}
+                                                for move, known in answer["moves"].items()})
+    return answer_of
+
+
+LATE_MARGINS = {"0,0": 4.5, "0,1": 4.5, "0,2": 4.5, "0,3": 4.5, "0,4": 4.5, "1,0": 4.5,
+                "1,2": 4.5, "1,3": 4.5, "1,4": 4.5, "4,0": 4.5, "4,1": 4.5, "3,3": 6.5,
+                "3,4": 6.5, "4,2": 6.5, "PASS": 3.5}
+
+
+def test_missing_margins_come_from_the_solver_move_by_move(make_session, monkeypatch):
+    monkeypatch.setattr(move_results, "move_results", without_margins(move_results.move_results))
+    job = late_session(make_session).analysis_job()
+    assert job.done.wait(60)
+    finished, answer = job.wait(0)
+    progress = answer.pop("progress")
+    assert finished and progress["seconds"] >= 0
+    assert {key: progress[key] for key in ("solved", "moves", "done")} == {
+        "solved": 15, "moves": 15, "done": True}
+    assert answer == {"source": move_results.SOURCE_SOLVER, "result": move_results.WIN,
+                      "margin": 6.5, "unknown": False, "best_try": None,
+                      "moves": {move: {"result": move_results.WIN, "margin": margin}
+                                for move, margin in LATE_MARGINS.items()}}
+
+
+class ScriptedMargins(object):
+    """move_results.SolverMargins' face: one more move per `advance` once `step` is set, each
+    with the margin 1.5."""
+
+    def __init__(self, moves, first):
+        self.moves, self.first, self.found = moves, first, {}
+        self.step = threading.Event()
+        self.closed = threading.Event()
+        self.total = len(moves)
+
+    @property
+    def solved(self):
+        return len(self.found)
+
+    def finished(self):
+        return len(self.found) == self.total
+
+    def advance(self, cpu_limit):
+        if not self.step.wait(0.05):
+            return False
+        self.step.clear()
+        self.found[self.moves[len(self.found)]] = {"result": move_results.WIN, "margin": 1.5}
+        return True
+
+    def answer(self):
+        return dict(self.first, moves=dict(self.found))
+
+    def close(self):
+        self.closed.set()
+
+
+def test_the_api_reports_the_solving_as_it_goes_and_a_move_stops_it(running, make_session,
+                                                                    monkeypatch):
+    scripted = []
+
+    def margins(position, first):
+        scripted.append(ScriptedMargins(["0,0", "0,1", "PASS"], first))
+        return scripted[-1]
+    first = {"source": move_results.SOURCE_BOOK, "result": move_results.WIN, "margin": None,
+             "moves": {"2,2": {"result": move_results.WIN}}, "unknown": True, "best_try": None}
+    monkeypatch.setattr(move_results, "move_results", lambda position, cpu_limit: first)
+    monkeypatch.setattr(move_results, "solver_margins", margins)
+    base = running("last")
+    status, answer = get(base + "/api/analysis")
+    assert status == 200 and answer["moves"] == first["moves"]
+    progress = answer["progress"]
+    assert (progress["solved"], progress["moves"], progress["done"]) == (0, 3, False)
+    scripted[0].step.set()
+    deadline = time.monotonic() + 10
+    while get(base + "/api/analysis")[1]["progress"]["solved"] < 1:
+        assert time.monotonic() < deadline
+    answer = get(base + "/api/analysis")[1]
+    assert answer["moves"] == {"0,0": {"result": move_results.WIN, "margin": 1.5}}
+    assert (answer["progress"]["solved"], answer["progress"]["done"]) == (1, False)
+    request = urllib.request.Request(base + "/api/move", data=b'{"move": "2,2"}', method="POST")
+    urllib.request.urlopen(request, timeout=10).close()  # a new position: the old work stops
+    assert scripted[0].closed.wait(10)
+    answer = get(base + "/api/analysis")[1]
+    assert answer["progress"]["solved"] == 0 and len(scripted) == 2  # the new position's
+    scripted[1].step.set()
+
+
+def saved_game(runs_dir, moves):
+    """An SGF of `moves` under `runs_dir`, as the board saves its games; its path under it."""
+    os.makedirs(runs_dir, exist_ok=True)
+    record = {"black": "a", "white": "b", "winner": rules.WHITE, "reason": judge.END_SCORE,
+              "detail": "x", "moves": moves, "black_stones": 0, "white_stones": 0}
+    with open(os.path.join(runs_dir, "game.sgf"), "w", encoding="utf-8") as handle:
+        handle.write(game_to_sgf(record))
+    return "game.sgf"
+
+
+def test_the_review_api_gives_each_replayed_moves_values(running, make_session, tmp_path):
+    base = running("passer")
+    name = saved_game(str(tmp_path / "runs"), ["0,0"])  # a corner: the win thrown away
+    deadline = time.monotonic() + 60
+    status, answer = get(base + "/api/review?sgf=" + name)
+    while answer.get("pending"):
+        assert set(answer["progress"]) == {"reviewed", "positions", "seconds"}
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+        status, answer = get(base + "/api/review?sgf=" + name)
+    row = {"ply": 1, "colour": "Black", "move": "0,0",
+           "before": {"result": move_results.WIN, "margin": 0.5},
+           "after": {"result": move_results.LOSS, "margin": -5.5}, "given_away": 6.0,
+           "source": move_results.SOURCE_TABLE}
+    assert (status, answer) == (200, {"moves": [row], "first_lost_win": row})
+    assert get(base + "/api/review?sgf=../../etc/passwd.sgf") == (
+        404, {"error": "cannot review: no saved game '../../etc/passwd.sgf'"})
 
 
 def broken_analysis(position, cpu_limit):

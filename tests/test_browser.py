@@ -3,13 +3,16 @@
 A whole game against the random player is played by clicking the page; the final score the page
 shows must be the referee's (the game's SGF replayed through referee.judge, which shares no code
 with the go_board rules the server plays on). A refused click shows its reason, the agent's
-analysis appears after its move, and a saved SGF replays with the slider. The proven results of
-the person's moves tint exactly the points /api/analysis names (its exactness is
+analysis appears after its move, and a saved SGF replays with the slider, its review (each
+move's value before and after) in a table beside it. The proven results of the person's moves
+tint exactly the points /api/analysis names, each with its margin as a number (from the stored
+value table on the empty board; the solver's progress while it works; their exactness is
 tests/test_analysis.py's); a lost position's best try is shown in the server's words. The
 server and the browser are stopped whatever happens, and every wait is bounded.
 """
 
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -34,6 +37,9 @@ pytestmark = pytest.mark.browser
 
 SERVER_START_SECONDS = 30
 PAGE_SECONDS = 60  # a move of the opponent included
+# A whole game's review: serve.REVIEW_CPU_SECONDS for each position the stored table and the
+# last plies' proofs do not answer at once, on a shared machine.
+REVIEW_SECONDS = 600
 MAX_CLICKS = 200
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -106,9 +112,9 @@ def served(tmp_path):
         stop_server(process)
 
 
-def wait_for(driver, condition, what):
+def wait_for(driver, condition, what, seconds=PAGE_SECONDS):
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(driver, PAGE_SECONDS).until(lambda _: condition(), message=what)
+    return WebDriverWait(driver, seconds).until(lambda _: condition(), message=what)
 
 
 def text_of(driver, element_id):
@@ -202,7 +208,39 @@ def test_a_whole_game_against_random_by_clicks_then_its_replay(browser, served, 
         slider.send_keys(Keys.ARROW_RIGHT)
         assert text_of(browser, "replay-ply") == "ply {} of 24".format(ply + 1)
         assert stones(browser, "replay-board") == boards[ply]
+
+    # The game's review (/api/review, analysis/review.py's JSON): a row a move, the move that
+    # led to the slider's position marked.
+    wait_for(browser, lambda: browser.execute_script("return document.body.dataset.review")
+             in ("shown", "error"), "the review", REVIEW_SECONDS)
+    reviewed = browser.execute_script(
+        "return fetch('/api/review?sgf=' + encodeURIComponent(arguments[0])).then(r => r.json())",
+        saved)
+    rows = [[cell.text for cell in row.find_elements("tag name", "td")]
+            for row in browser.find_elements("css selector", "#review-table tr")[1:]]
+    assert rows == [[str(move["ply"]), move["colour"], move["move"], value_label(move["before"]),
+                     value_label(move["after"]),
+                     "" if move["given_away"] is None else "{:g}".format(move["given_away"])]
+                    for move in reviewed["moves"]]
+    assert [move["move"] for move in reviewed["moves"]] == [
+        "PASS" if point is None else "{},{}".format(*point) for point in moves]
+    assert rows[0][3] == "win +0.5"  # the empty board, from the stored value table
+    current = browser.find_elements("css selector", "#review-table tr.current td")
+    assert current[0].text == "3"  # the slider shows the position after ply 3
+    lost = reviewed["first_lost_win"]
+    assert text_of(browser, "review-line") == (
+        "No move is proven to throw a win away." if lost is None else
+        "The first win thrown away: ply {}, {} {} ({} before, {} after).".format(
+            lost["ply"], lost["colour"], lost["move"], value_label(lost["before"]),
+            value_label(lost["after"])))
     browser.save_screenshot(str(tmp_path / "after-the-game.png"))
+
+
+def value_label(known):
+    """A review's value as the page writes it: win +0.5, loss −1.5, win, ?."""
+    if known["result"] is None:
+        return "?"
+    return known["result"] + ("" if known["margin"] is None else " " + label_of(known["margin"]))
 
 
 def test_a_refused_click_and_the_agents_analysis(browser, served, tmp_path):
@@ -231,9 +269,9 @@ LATE_PLY = 16
 RESULT_CLASSES = {"win": "result-win", "loss": "result-loss"}
 
 
-def wait_for_results(driver):
+def wait_for_results(driver, statuses=("shown", "unknown")):
     wait_for(driver, lambda: driver.execute_script("return document.body.dataset.results")
-             in ("shown", "unknown"), "the proven results")
+             in statuses, "the proven results")
 
 
 def tinted(driver):
@@ -255,27 +293,32 @@ def label_of(margin):
 
 
 def expected_tints(answer):
-    """What `tinted` must find for an /api/analysis answer: the Pass button has no label."""
+    """What `tinted` must find for an /api/analysis answer."""
     return {move: (RESULT_CLASSES[known["result"]],
-                   label_of(known["margin"]) if "margin" in known and move != "PASS" else "")
+                   label_of(known["margin"]) if known.get("margin") is not None else "")
             for move, known in answer["moves"].items()}
 
 
 def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_path):
     open_page(browser, served("random"))
     wait_for_results(browser)
-    # The book's proven first move, and nothing else known.
-    assert tinted(browser) == {"2,2": ("result-win", "")}
-    assert text_of(browser, "results-source") == (
-        "proven results: from the book; you win with best play; the moves not tinted are not "
-        "proven here.")
+    # The empty board, from the stored value table: every move's margin, the centre's +0.5.
+    answer = browser.execute_script("return fetch('/api/analysis').then(r => r.json())")
+    assert answer["source"] == move_results.SOURCE_TABLE and answer["progress"] is None
+    shown = tinted(browser)
+    assert shown == expected_tints(answer) and len(shown) == 26
+    assert shown["2,2"] == ("result-win", "+0.5") and shown["0,0"] == ("result-loss", "−5.5")
+    assert shown["PASS"] == ("result-loss", "−2.5")
+    assert text_of(browser, "results-source") == results_line(answer) == (
+        "proven results: from the stored value table; you win with best play (+0.5).")
     legend = text_of(browser, "results-legend")
     assert "proven win for you" in legend and "proven loss" in legend
-    # A first move the book does not answer: nothing is proven at ply 3.
+    # A first move the stored table does not follow: at ply 3 the solver works move by move,
+    # and the line says how far it is.
     click_and_wait(browser, browser.find_element("id", "board-0-0"))
-    wait_for_results(browser)
-    assert tinted(browser) == {}
-    assert text_of(browser, "results-source") == "proven results: not proven here."
+    wait_for_results(browser, ("solving",))
+    assert re.fullmatch(r"proven results: .*; solving: \d+ of \d+ moves, \d+ s\.",
+                        text_of(browser, "results-source"))
     # Onwards by the first point the rules accept, to a position the exact search proves.
     while int(text_of(browser, "ply").split()[1]) <= LATE_PLY:  # "ply N of 24": N - 1 played
         assert not text_of(browser, "result"), "the game ended early"
@@ -332,3 +375,28 @@ def test_a_lost_positions_best_try_is_shown_in_the_servers_words(browser, served
         "(lost: White must find 7 of 7 moves).".format(label_of(answer["margin"])))
     assert browser.find_element("id", "board-3-4").get_attribute("title").endswith(
         "; best try: lost: White must find 7 of 7 moves")
+
+
+def test_the_margins_appear_as_the_solver_finds_them(browser, served):
+    # The page fed an answer in the middle of the solving (the server's JSON shape: two of the
+    # three moves' margins found so far, 12 s in).
+    open_page(browser, served("random"))
+    wait_for_results(browser)
+    answer = {"source": move_results.SOURCE_SOLVER, "result": "win", "margin": None,
+              "unknown": True, "best_try": None,
+              "moves": {"1,1": {"result": "win", "margin": 3.5},
+                        "PASS": {"result": "loss", "margin": -1.5}},
+              "progress": {"solved": 2, "moves": 3, "seconds": 12.4, "done": False}}
+    browser.execute_script("showResults(arguments[0]);", answer)
+    assert tinted(browser) == {"1,1": ("result-win", "+3.5"), "PASS": ("result-loss", "−1.5")}
+    assert text_of(browser, "results-source") == (
+        "proven results: from the exact solver; you win with best play; solving: 2 of 3 moves, "
+        "12 s.")
+    assert browser.execute_script("return document.body.dataset.results") == "solving"
+    answer["moves"]["0,0"] = {"result": "loss", "margin": -0.5}
+    answer.update(margin=3.5, unknown=False, progress=dict(answer["progress"], solved=3,
+                                                           done=True))
+    browser.execute_script("showResults(arguments[0]);", answer)
+    assert tinted(browser) == {"1,1": ("result-win", "+3.5"), "PASS": ("result-loss", "−1.5"),
+                               "0,0": ("result-loss", "−0.5")}
+    assert text_of(browser, "results-source") == results_line(answer)

@@ -136,6 +136,11 @@ def test_the_sdist_installs_without_extras_and_every_subcommand_runs(release, tm
     done = run([str(bin_dir / "python"), "-c", "from littlego.referee import sgf; "
                 "print(sgf.sgf_moves('(;SZ[5];B[cc];W[])'))"], work)
     assert done.stdout == "[(2, 2), None]\n", done.stderr
+    # The stored value table, as the board and `littlego review` read it.
+    done = run([str(bin_dir / "python"), "-c", "import go_board; from littlego.analysis import "
+                "stored_values; print(stored_values.read().lookup(go_board.Position())['2,2'])"],
+               work)
+    assert done.stdout == "0.5\n", done.stderr
     assert run([littlego_command, "--version"], work).stdout == "littlego {}\n".format(
         littlego.__version__)
 

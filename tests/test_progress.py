@@ -14,7 +14,8 @@ from littlego.paths import REPO_ROOT
 from littlego.progress import Progress
 from littlego.solver import verify_book
 
-LONG_COMMANDS = ("book", "verify-book", "ladder", "slips", "bench", "soak", "handover")
+LONG_COMMANDS = ("book", "verify-book", "ladder", "slips", "bench", "soak", "handover",
+                 "value-table")
 small_plans = test_strategy.small_plans  # the small book's fixture
 
 # "NAME: DONE/TOTAL UNIT in S s (R UNIT/s)"

@@ -1,7 +1,9 @@
 """Proven results of every legal move, for the board page (board/server.py, GET /api/analysis).
 
-Start at `move_results(position, cpu_limit)`. It asks three sources in turn and the first that
+Start at `move_results(position, cpu_limit)`. It asks four sources in turn and the first that
 proves something answers; the others are not asked:
+0. the stored value table (stored_values.py): every legal move's exact margin at the opening
+   positions it holds, read from a file, where the solver would take minutes.
 1. the compiled exact solver (`solver_moves`): the package `littlego.solver`, loaded by name
    (importlib, SOLVER_MODULE) when first asked, so that a test can put a fake in its place in
    sys.modules; used when it is built (`solver.available()`); it answers for every move at once.
@@ -17,8 +19,11 @@ In a lost position the answer also names the best try, the move the agent would 
 (`best_try`): the book's, else the exact search's (endgame.best_try_in_time, with what is
 left of the CPU), with what it asks of the opponent in agent.try_details' words.
 
+`SolverMargins` then fills in the margins the first answer lacks, one move at a time on the
+compiled solver, so that a caller with time (the board's server) can show them as they come.
+
 The answer is plain JSON, results seen from the side to move:
-    {"source": SOURCE_SOLVER | SOURCE_SEARCH | SOURCE_BOOK | None,
+    {"source": SOURCE_TABLE | SOURCE_SOLVER | SOURCE_SEARCH | SOURCE_BOOK | None,
      "result": WIN | LOSS | None,          the position under best play, when proven
      "margin": points or None,             the position's exact final margin, when known
      "moves": {"i,j" or "PASS": {"result": WIN | LOSS, "margin": points (only when known)}},
@@ -38,23 +43,31 @@ import agent
 import endgame
 import go_board
 import opening_book
+from littlego.analysis import stored_values
 
 WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
+SOURCE_TABLE = "stored value table"
 SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
 SOLVER_MODULE = "littlego.solver"
 HALF_POINTS = 2.0  # endgame's margins are in half points
+# SolverMargins' table: at most 2**24 entries (256 MB), littlego.solver.table_bits_for's below it.
+ON_DEMAND_TABLE_BITS = 24
 
 
-def move_results(position, cpu_limit, book=None, clock=time.thread_time):
+def move_results(position, cpu_limit, book=None, clock=time.thread_time, values=None):
     """The proven results of `position`'s legal moves (see the module docstring) within
-    `cpu_limit` CPU seconds of `clock`. `book`: an opening_book.Book (default: the file's)."""
+    `cpu_limit` CPU seconds of `clock`. `book`: an opening_book.Book (default: the file's);
+    `values`: a stored_values.StoredValues (default: the file's)."""
     legal = [go_board.move_to_text(move) for move in position.legal_moves()]
     if not legal:
         return summary(None, legal, {}, None)
     book = opening_book.read() if book is None else book
+    values = stored_values.read() if values is None else values
     deadline = clock() + cpu_limit
     table = {}  # the Python search's proofs, for the best try's count
-    source, found = SOURCE_SOLVER, solver_moves(position, cpu_limit)
+    source, found = SOURCE_TABLE, table_moves(position, values)
+    if not found:
+        source, found = SOURCE_SOLVER, solver_moves(position, cpu_limit)
     if not found:
         source, found = SOURCE_SEARCH, search_moves(position, deadline, clock, table)
     if not found:
@@ -110,15 +123,37 @@ def best_try(position, book, deadline, clock, table):
     return dict({key: details[key] for key in agent.TRY_KEYS}, move=go_board.move_to_text(move))
 
 
-def solver_moves(position, cpu_limit):
-    """`(moves, margin)` from the compiled solver, or None when it is missing, not built or out
-    of time: every move's result first, then, with what is left of `cpu_limit`, every move's
-    exact margin and the position's (kept without them when they do not finish)."""
+def margin_moves(margins):
+    """`(moves, margin)` from `{move text: exact margin}` for every legal move: a move wins when
+    its margin is positive (a draw cannot happen: the komi is half a point)."""
+    moves = {move: {"result": WIN if points > 0 else LOSS, "margin": points}
+             for move, points in margins.items()}
+    return moves, max(margins.values())
+
+
+def table_moves(position, values):
+    """`(moves, margin)` from the stored value table `values`, or None when it does not hold
+    `position`."""
+    margins = values.lookup(position)
+    return None if margins is None else margin_moves(margins)
+
+
+def compiled_solver():
+    """The package `littlego.solver` (SOLVER_MODULE, loaded by name), or None when it is missing
+    or not built."""
     try:
         solver = importlib.import_module(SOLVER_MODULE)
     except ImportError:
         return None
-    if not solver.available():
+    return solver if solver.available() else None
+
+
+def solver_moves(position, cpu_limit):
+    """`(moves, margin)` from the compiled solver, or None when it is missing, not built or out
+    of time: every move's result first, then, with what is left of `cpu_limit`, every move's
+    exact margin and the position's (kept without them when they do not finish)."""
+    solver = compiled_solver()
+    if solver is None:
         return None
     deadline = time.process_time() + cpu_limit  # the solver's limits are process CPU
     try:
@@ -138,6 +173,66 @@ def solver_moves(position, cpu_limit):
         if move in moves:
             moves[move]["margin"] = points
     return moves, detailed["margin"]
+
+
+def solver_margins(position, first):
+    """A SolverMargins filling in the margins that `first` (move_results' answer for
+    `position`) lacks, or None when it lacks none or the compiled solver is not there."""
+    if not first["unknown"] and all("margin" in known for known in first["moves"].values()):
+        return None
+    solver = compiled_solver()
+    return None if solver is None else SolverMargins(position, first, solver)
+
+
+class SolverMargins(object):
+    """Every legal move's exact margin from the compiled solver, one move at a time, for a
+    caller that shows them as they come (the board's server). `advance(cpu_limit)` works on the
+    next move whose margin `first` lacks (legal order, the pass last) for at most `cpu_limit`
+    CPU seconds of the process (the solver's clock) and says whether it found it; the solver's
+    table is kept between calls, so a move cut short goes on from what its tests proved.
+    `answer()` is `first` with the margins found so far (a move's result comes with its
+    margin); `solved` of `total` legal moves have their margin. `close` frees the table."""
+
+    def __init__(self, position, first, solver):
+        self.position = position
+        self.first = first
+        self.legal = [go_board.move_to_text(move) for move in position.legal_moves()]
+        self.todo = [move for move in position.legal_moves()
+                     if "margin" not in first["moves"].get(go_board.move_to_text(move), {})]
+        self.total = len(self.legal)
+        self.found = {}
+        self.search = solver.Solver(min(solver.table_bits_for_position(position),
+                                        ON_DEMAND_TABLE_BITS))
+
+    @property
+    def solved(self):
+        return self.total - len(self.todo)
+
+    def finished(self):
+        return not self.todo
+
+    def advance(self, cpu_limit):
+        move = self.todo[0]
+        try:
+            value = self.search.value(self.position, move, cpu_limit)
+        except endgame.OutOfTime:
+            return False
+        self.todo.pop(0)
+        self.found[go_board.move_to_text(move)] = go_board.margin(value, self.position.to_move)
+        return True
+
+    def answer(self):
+        if not self.found:
+            return self.first
+        moves = dict(self.first["moves"], **margin_moves(self.found)[0])
+        margins = [moves[move].get("margin") for move in self.legal if move in moves]
+        complete = len(margins) == self.total and None not in margins
+        answer = summary(SOURCE_SOLVER, self.legal, moves, max(margins) if complete else None)
+        answer["best_try"] = self.first["best_try"]
+        return answer
+
+    def close(self):
+        self.search.close()
 
 
 def search_moves(position, deadline, clock, table=None):

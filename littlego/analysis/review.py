@@ -97,14 +97,19 @@ def turned(answer):
     return value(OTHER_RESULT[answer["result"]], None if margin is None else -margin)
 
 
-def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1):
+def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1, reviewed=None):
     """The review of the game of `moves` (see the module docstring) as a JSON-ready dict:
     `{"moves": [{"ply", "colour", "move", "before", "after", "given_away", "source"}],
     "first_lost_win": the first such entry that threw a win away, or None}`; moves before
-    `from_ply` are replayed only."""
+    `from_ply` are replayed only. `reviewed(done, total)`, when given, is called after each
+    position is answered (the board's progress)."""
     book = opening_book.read() if book is None else book
     played = [(position, move) for position, move in replay(moves) if position.ply >= from_ply]
-    answers = [move_results.move_results(position, cpu_limit, book) for position, _ in played]
+    answers = []
+    for position, _ in played:
+        answers.append(move_results.move_results(position, cpu_limit, book))
+        if reviewed is not None:
+            reviewed(len(answers), len(played))
     rows = []
     for index, (position, move) in enumerate(played):
         answer, text = answers[index], go_board.move_to_text(move)

@@ -6,18 +6,26 @@ played on go_board's rules so that a refused click says the rules' reason. After
 opponent's moves the session reads the agent's decision record from the player's log
 (`agent.read_decisions`), which is what the page shows as "what the agent thought". A finished
 game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move by move
-(`replay`). On the person's turn the page asks for the proven results of their moves
-(`analysis_job`: littlego/analysis/move_results.py on a thread of its own, once per position).
+(`replay`), with each move's exact value before and after it (`review_job`:
+analysis/review.py's review on a thread). On the person's turn the page asks for the proven
+results of their moves (`analysis_job`, once per position, on a thread of its own): first
+littlego/analysis/move_results.py's answer (the stored value table at the opening positions it
+holds, else the quick proofs), then, where margins are missing, the compiled solver's margins
+move by move, each shown as it arrives, until the position changes.
 
 `make_server` serves the page's files (board/static/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
-    GET  /api/analysis        on the person's turn, the proven result of each of their moves
-                              and, when they are lost, the best try in words
-                              (analysis/move_results.py's JSON), or {"pending": true} while working
+    GET  /api/analysis        on the person's turn, the proven result of each of their moves,
+                              their margins and, when they are lost, the best try in words
+                              (analysis/move_results.py's JSON) with "progress": {"solved",
+                              "moves", "seconds", "done"} while the solver adds margins (null
+                              when none are added), or {"pending": true} before the first answer
     POST /api/new   {colour}  a new game, the person playing `colour` (1 Black, 2 White)
     POST /api/move  {move}    the person's move, `i,j` or `PASS`; then the opponent's answer
     GET  /api/games           the SGF files under runs/
     GET  /api/replay?sgf=P    every position of that game, for the page's slider
+    GET  /api/review?sgf=P    that game reviewed (analysis/review.py's JSON), or {"pending":
+                              true, "progress": {"reviewed", "positions", "seconds"}} meanwhile
 """
 
 import argparse
@@ -28,13 +36,14 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 import agent
 import course_io
 import go_board
-from littlego.analysis import move_results
+from littlego.analysis import move_results, review
 from littlego.gtp.engine import COMMAND_WORDS, score_text
 from littlego.referee import judge, rules
 from littlego.referee.cli import PLAYER_HELP, add_referee_limits, program
@@ -51,10 +60,16 @@ STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 SAVED_GAMES_DIR = "board"  # under the runs directory
 PERSON = "you"
 SGF_SUFFIX = ".sgf"
-# The CPU one position's proven results may take (the analysing thread's own CPU), and how long
-# a request waits for them before answering "pending" (the page then asks again).
+# The CPU one position's first proven results may take (the analysing thread's own CPU), and
+# how long a request waits for them before answering "pending" (the page then asks again); then
+# the solver's margins come move by move in slices of process CPU, a new position stopping the
+# old work within one slice.
 ANALYSIS_CPU_SECONDS = 2.0
 ANALYSIS_WAIT_SECONDS = 1.0
+ANALYSIS_SLICE_CPU_SECONDS = 0.5
+# A replayed game's review (GET /api/review): CPU seconds a position, the opening's stored
+# values and the last plies' proofs being much quicker.
+REVIEW_CPU_SECONDS = 3.0
 
 
 AGENT_NAME = "Little-Go agent (littlego gtp)"  # the default opponent's name on the page
@@ -101,23 +116,103 @@ def position_view(position, last_move, captured):
 
 
 class AnalysisJob(object):
-    """One position's proven results (move_results.move_results), worked out on a daemon thread so
-    that the server keeps answering; `wait` gives them once they are there."""
+    """One position's proven results, worked out on a daemon thread so that the server keeps
+    answering: first move_results.move_results within ANALYSIS_CPU_SECONDS (the stored value
+    table, or the quick proofs), then, when margins are missing, move_results.SolverMargins
+    move by move, each result published as it arrives, in slices of ANALYSIS_SLICE_CPU_SECONDS
+    so that `cancel` (a new position) stops it within a slice. `wait` gives the latest answer
+    with its progress."""
 
     def __init__(self, position):
         self.answer = None
+        self.counts = None  # (moves with a margin, legal moves) while the solver works
+        self.started = time.monotonic()
+        self.first = threading.Event()  # the first answer is there (or failed)
         self.done = threading.Event()
+        self.cancelled = threading.Event()
         threading.Thread(target=self.run, args=(position,), daemon=True).start()
 
     def run(self, position):
         try:
             self.answer = move_results.move_results(position, ANALYSIS_CPU_SECONDS)
+            self.first.set()
+            margins = move_results.solver_margins(position, self.answer)
+            if margins is not None:
+                try:
+                    self.solve(margins)
+                finally:
+                    margins.close()
+        finally:
+            self.first.set()
+            self.done.set()
+
+    def solve(self, margins):
+        self.counts = (margins.solved, margins.total)
+        while not margins.finished() and not self.cancelled.is_set():
+            if margins.advance(ANALYSIS_SLICE_CPU_SECONDS):
+                self.answer, self.counts = margins.answer(), (margins.solved, margins.total)
+
+    def cancel(self):
+        self.cancelled.set()
+
+    def wait(self, seconds):
+        """`(started, answer)` after at most `seconds` waiting for the first answer: answer None
+        when the analysis failed, else move_results' JSON with "progress": {"solved", "moves",
+        "seconds" (since the job began), "done"}, or None when no solving followed."""
+        if not self.first.wait(seconds):
+            return False, None
+        answer, counts, done = self.answer, self.counts, self.done.is_set()
+        if answer is None:
+            return True, None
+        progress = None if counts is None else {
+            "solved": counts[0], "moves": counts[1], "done": done,
+            "seconds": round(time.monotonic() - self.started, 1)}
+        return True, dict(answer, progress=progress)
+
+
+class ReviewJob(object):
+    """A saved game's review (analysis/review.py's, REVIEW_CPU_SECONDS a position) on a daemon
+    thread; `state()` is its progress until it ends, then the review or its error. `cancel`
+    stops it after the position at hand."""
+
+    def __init__(self, moves):
+        self.result = None
+        self.counts = (0, len(moves))
+        self.started = time.monotonic()
+        self.cancelled = threading.Event()
+        self.done = threading.Event()
+        threading.Thread(target=self.run, args=(moves,), daemon=True).start()
+
+    def run(self, moves):
+        try:
+            self.result = review.review(moves, REVIEW_CPU_SECONDS, reviewed=self.reviewed)
+        except review.ReviewError as error:
+            self.result = {"error": "cannot review: {}".format(error)}
+        except ReviewCancelled:
+            pass
         finally:
             self.done.set()
 
-    def wait(self, seconds):
-        """`(finished, answer)` after at most `seconds`: answer None when the analysis failed."""
-        return self.done.wait(seconds), self.answer
+    def reviewed(self, done, total):
+        self.counts = (done, total)
+        if self.cancelled.is_set():
+            raise ReviewCancelled()
+
+    def cancel(self):
+        self.cancelled.set()
+
+    def state(self):
+        """The review's JSON, or {"pending": true, "progress": {"reviewed", "positions",
+        "seconds"}} while it works; {"error": ...} when it failed."""
+        if not self.done.is_set():
+            return {"pending": True, "progress": {
+                "reviewed": self.counts[0], "positions": self.counts[1],
+                "seconds": round(time.monotonic() - self.started, 1)}}
+        return self.result if self.result is not None else {"error": "the review failed"}
+
+
+class ReviewCancelled(Exception):
+    """A review stopped because another game was asked for."""
 
 
 class BoardSession(object):
@@ -136,10 +231,12 @@ class BoardSession(object):
         self.games = 0
         self.opponent = None
         self.analyses = {}  # Position.key() -> AnalysisJob, for every game of the session
+        self.reviews = {}  # a saved game's path under runs -> ReviewJob
         make_player(opponent_spec, limits, builtin_players)  # an unknown one fails at once
 
     def new_game(self, person_colour):
         self.end_opponent()
+        self.cancel_analyses()
         self.games += 1
         self.person = person_colour
         self.moves = []
@@ -182,6 +279,7 @@ class BoardSession(object):
         self.message = None
         self.decision = None
         self.moves.append(move)
+        self.cancel_analyses()  # the opponent's turn: its CPU, not the old position's margins
         if self.position.is_over:
             self.finish_on_score()
         else:
@@ -256,6 +354,7 @@ class BoardSession(object):
 
     def close(self):
         self.end_opponent()
+        self.cancel_analyses()
         shutil.rmtree(self.work_dir, ignore_errors=True)
 
     def state(self):
@@ -273,8 +372,17 @@ class BoardSession(object):
             return None
         key = position.key()
         if key not in self.analyses:
+            self.cancel_analyses()
             self.analyses[key] = AnalysisJob(position)
         return self.analyses[key]
+
+    def cancel_analyses(self):
+        """Stop the unfinished analyses (the position has changed) and forget them; the
+        finished ones stay, asked again at once."""
+        for key, job in list(self.analyses.items()):
+            if not job.done.is_set():
+                job.cancel()
+                del self.analyses[key]
 
     def saved_games(self):
         games = []
@@ -292,6 +400,21 @@ class BoardSession(object):
         moves = [go_board.PASS if point is None else go_board.from_coord(*point)
                  for point in sgf_moves(text)]
         return {"sgf": relative, "positions": describe_positions(moves)}
+
+    def review_job(self, relative):
+        """The ReviewJob of the saved game `relative` (started on the first request, stopping
+        the review of any other game); KeyError for a game not under runs, ReviewError for one
+        that cannot be read."""
+        if relative not in self.saved_games():
+            raise KeyError(relative)
+        if relative not in self.reviews:
+            for other, job in list(self.reviews.items()):
+                if not job.done.is_set():
+                    job.cancel()
+                    del self.reviews[other]
+            moves = review.read_game(os.path.join(self.runs_dir, relative))
+            self.reviews[relative] = ReviewJob(moves)
+        return self.reviews[relative]
 
 
 class BoardHandler(BaseHTTPRequestHandler):
@@ -319,6 +442,8 @@ class BoardHandler(BaseHTTPRequestHandler):
                 return self.send_json(session.state())
         if url.path == "/api/analysis":
             return self.send_analysis()
+        if url.path == "/api/review":
+            return self.send_review(parse_qs(url.query).get("sgf", [""])[0])
         if url.path == "/api/games":
             return self.send_json(session.saved_games())
         if url.path == "/api/replay":
@@ -346,6 +471,16 @@ class BoardHandler(BaseHTTPRequestHandler):
         if answer is None:
             return self.send_json({"error": "the analysis failed"}, 500)
         return self.send_json(answer)
+
+    def send_review(self, relative):
+        try:
+            with self.session.lock:
+                job = self.session.review_job(relative)
+        except KeyError as error:
+            return self.send_json({"error": "cannot review: no saved game {}".format(error)}, 404)
+        except review.ReviewError as error:
+            return self.send_json({"error": "cannot review: {}".format(error)}, 404)
+        return self.send_json(job.state())
 
     def do_POST(self):
         session = self.session

@@ -137,8 +137,10 @@ function showDecision(decision, opponent) {
 }
 
 // ---- Proven results of the person's moves (GET /api/analysis, littlego/analysis/move_results.py) --------
-// Asked for on every position where it is the person's turn; the server answers "pending" while
-// it works, and the page asks again. An answer for a position the page has left is dropped.
+// Asked for on every position where it is the person's turn; the server answers "pending" until
+// its first answer (the stored value table, or the quick proofs), then, while the compiled
+// solver adds the missing margins move by move, the answer so far with its `progress`, and the
+// page asks again until it is done. An answer for a position the page has left is dropped.
 const RESULTS_POLL_MS = 500;
 const RESULT_CLASSES = { win: "result-win", loss: "result-loss" };
 const VERDICTS = { win: "you win with best play", loss: "you lose against best play" };
@@ -146,8 +148,7 @@ let resultsAsked = 0;  // which position the answer being awaited belongs to
 
 function askResults(state) {
   const asked = ++resultsAsked;
-  $("pass").classList.remove(...Object.values(RESULT_CLASSES));
-  $("pass").removeAttribute("title");
+  clearResults();
   if (state.result || state.over || state.to_move !== state.person) {
     showResultsLine("", "none");
     return;
@@ -166,7 +167,12 @@ async function pollResults(asked) {
   if (asked !== resultsAsked) return;
   if (answer.pending) setTimeout(() => pollResults(asked), RESULTS_POLL_MS);
   else if (answer.error) showResultsLine("proven results: " + answer.error, "error");
-  else showResults(answer);
+  else {
+    showResults(answer);
+    if (answer.progress && !answer.progress.done) {
+      setTimeout(() => pollResults(asked), RESULTS_POLL_MS);
+    }
+  }
 }
 
 function showResultsLine(text, status) {
@@ -178,10 +184,19 @@ function marginText(margin) {
   return (margin > 0 ? "+" : "−") + Math.abs(margin);
 }
 
-// Tints the legal moves the answer knows: their points on the board, and the Pass button. In a
-// lost position the line names the best try and what it asks of the opponent (the server's
-// words: `best_try.summary`).
+function clearResults() {
+  for (const target of [...document.querySelectorAll("#board .point"), $("pass")]) {
+    target.classList.remove(...Object.values(RESULT_CLASSES));
+    target.removeAttribute("title");
+    for (const label of target.querySelectorAll(".margin")) label.remove();
+  }
+}
+
+// Tints the legal moves the answer knows and writes each one's margin: on its point of the board,
+// and beside the Pass button. In a lost position the line names the best try and what it asks of
+// the opponent (the server's words: `best_try.summary`); while the solver works it says how far.
 function showResults(analysis) {
+  clearResults();
   const bestTry = analysis.best_try;
   for (const [move, known] of Object.entries(analysis.moves)) {
     const hasMargin = known.margin !== undefined && known.margin !== null;
@@ -190,10 +205,10 @@ function showResults(analysis) {
     const target = move === "PASS" ? $("pass") : $("board-" + move.replace(",", "-"));
     target.classList.add(RESULT_CLASSES[known.result]);
     target.title = title;
-    if (move !== "PASS" && hasMargin) {
+    if (hasMargin) {
       const label = document.createElement("span");
       label.className = "margin";
-      label.textContent = marginText(known.margin);
+      label.textContent = (move === "PASS" ? " " : "") + marginText(known.margin);
       target.appendChild(label);
     }
   }
@@ -204,8 +219,15 @@ function showResults(analysis) {
       (analysis.margin !== null ? " (" + marginText(analysis.margin) + ")" : "");
   }
   if (bestTry) line += "; best try " + bestTry.move + " (" + bestTry.summary + ")";
-  if (analysis.source && analysis.unknown) line += "; the moves not tinted are not proven here";
-  showResultsLine(line + ".", analysis.source ? "shown" : "unknown");
+  const progress = analysis.progress;
+  const solving = progress && !progress.done;
+  if (solving) {
+    line += "; solving: " + progress.solved + " of " + progress.moves + " moves, " +
+      Math.round(progress.seconds) + " s";
+  } else if (analysis.source && analysis.unknown) {
+    line += "; the moves not tinted are not proven here";
+  }
+  showResultsLine(line + ".", solving ? "solving" : analysis.source ? "shown" : "unknown");
 }
 
 async function post(path, body) {
@@ -241,6 +263,8 @@ async function loadGameList(select) {
 }
 
 let replayPositions = [];
+let replayReview = null;  // GET /api/review's answer for the game shown, once it is there
+let reviewAsked = 0;
 
 function showReplay(index) {
   const view = replayPositions[index];
@@ -248,6 +272,7 @@ function showReplay(index) {
   $("replay-ply").textContent = plyText(view);
   $("replay-last").textContent = view.last_move || "–";
   $("replay-score").textContent = view.score.result;
+  markReviewedMove(index);
 }
 
 async function loadReplay() {
@@ -259,11 +284,85 @@ async function loadReplay() {
     return;
   }
   replayPositions = answer.positions;
+  replayReview = null;
+  $("review").textContent = "";
   const slider = $("slider");
   slider.max = replayPositions.length - 1;
   slider.value = slider.max;
   slider.disabled = false;
   showReplay(replayPositions.length - 1);
+  pollReview(name, ++reviewAsked);
+}
+
+// ---- The replayed game's review (GET /api/review, littlego/analysis/review.py) ----------------
+// Each move's value for its mover before and after it, the points it gave away, and the first
+// move that threw a win away; the row of the move that led to the slider's position is marked.
+function valueText(known) {
+  if (known.result === null) return "?";
+  return known.result + (known.margin === null ? "" : " " + marginText(known.margin));
+}
+
+async function pollReview(name, asked) {
+  let answer;
+  try {
+    answer = await (await fetch("/api/review?sgf=" + encodeURIComponent(name))).json();
+  } catch (error) {
+    answer = { error: "the server did not answer" };
+  }
+  if (asked !== reviewAsked) return;
+  const line = $("review-line");
+  if (answer.pending) {
+    const progress = answer.progress;
+    line.textContent = "reviewing: " + progress.reviewed + " of " + progress.positions +
+      " positions, " + Math.round(progress.seconds) + " s";
+    document.body.dataset.review = "working";
+    setTimeout(() => pollReview(name, asked), RESULTS_POLL_MS);
+  } else if (answer.error) {
+    line.textContent = answer.error;
+    document.body.dataset.review = "error";
+  } else {
+    replayReview = answer;
+    showReview(answer);
+    markReviewedMove(Number($("slider").value));
+    document.body.dataset.review = "shown";
+  }
+}
+
+function showReview(reviewed) {
+  const table = document.createElement("table");
+  table.id = "review-table";
+  const head = table.insertRow();
+  for (const title of ["ply", "", "move", "before", "after", "given away"]) {
+    const cell = document.createElement("th");
+    cell.textContent = title;
+    head.appendChild(cell);
+  }
+  const lost = reviewed.first_lost_win;
+  for (const row of reviewed.moves) {
+    const line = table.insertRow();
+    line.id = "review-ply-" + row.ply;
+    line.title = row.source ? "from the " + row.source : "not proven";
+    if (lost && lost.ply === row.ply) line.classList.add("thrown");
+    for (const text of [row.ply, row.colour, row.move, valueText(row.before),
+                        valueText(row.after), row.given_away === null ? "" : row.given_away]) {
+      line.insertCell().textContent = text;
+    }
+  }
+  $("review").textContent = "";
+  $("review").appendChild(table);
+  $("review-line").textContent = lost
+    ? "The first win thrown away: ply " + lost.ply + ", " + lost.colour + " " + lost.move +
+      " (" + valueText(lost.before) + " before, " + valueText(lost.after) + " after)."
+    : "No move is proven to throw a win away.";
+}
+
+// The replay's position `index` follows the game's move `index` (ply `index`).
+function markReviewedMove(index) {
+  for (const row of document.querySelectorAll("#review-table tr.current")) {
+    row.classList.remove("current");
+  }
+  const row = replayReview && $("review-ply-" + index);
+  if (row) row.classList.add("current");
 }
 
 async function start() {

@@ -1,0 +1,230 @@
+"""The stored value table: every legal move's exact value at the opening positions, where the
+compiled solver would take minutes (`littlego value-table` builds it; docs/value.md says what it
+holds and what it cost).
+
+Start at `read` (the file, once per process) and `StoredValues.lookup(position)`: every legal
+move's exact final margin in points for the side to move, or None when the position is not
+stored. move_results.py asks it before any search. `build` (the command's work) solves the
+positions of `opening_lines` one after another on one compiled solver, whose table they share,
+and rewrites the file after each, so an interrupted build resumes where it stopped.
+
+This module is the one home of the file's format, `stored_values.jsonl` beside it:
+- line 1, the header: {"format": FORMAT, "version": VERSION, "solver": the C sources' digest
+  (littlego.solver.source_digest) of the last build run, "table_bits": its table}; values are
+  exact whichever version found them, so a resumed build keeps the records it finds.
+- then one JSON object a position: {"line": ["2,2", "1,2"] (the moves from the empty board that
+  reach it, as go_board.move_to_text writes them), "values": {"i,j" or "PASS": the side to
+  move's final stone difference (own - opponent's stones when the game ends) after that move,
+  under perfect play, for every legal move}, "cpu": CPU seconds, "nodes": the solver's nodes}.
+Values are stone differences, not points, so that the komi has its one home (go_board.margin).
+Positions are found up to the board's 8 symmetries and transpositions: the reader replays each
+line and files its values under the book's position key (opening_book.position_key, whose key
+also holds the ply, the ko ban and whether a pass ends the game), in the key's frame; a lookup
+maps them back to the asking position's frame.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import agent
+import go_board
+import opening_book
+from go_board import SYMMETRIC_POINT
+from littlego import solver
+from littlego.progress import Progress, add_quiet_option
+
+PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stored_values.jsonl")
+FORMAT = "littlego-stored-values"
+VERSION = 1
+
+
+class StoredValuesError(ValueError):
+    """A file that is not a stored value table; the message says where, in one line."""
+
+
+class StoredValues(object):
+    """The positions of one file: `{position key: {move in the key's frame: stone difference}}`,
+    and the records as read (`records`, in the file's order)."""
+
+    def __init__(self, records=(), header=None):
+        self.header = header
+        self.records = []
+        self.values = {}
+        for record in records:
+            self.add(record)
+
+    def __len__(self):
+        return len(self.records)
+
+    def add(self, record):
+        position = position_after(record["line"])
+        key, symmetry = opening_book.position_key(position)
+        legal = {go_board.move_to_text(move): move for move in position.legal_moves()}
+        if set(record["values"]) != set(legal):
+            raise StoredValuesError("the values after {} are not its legal moves".format(
+                " ".join(record["line"]) or "the empty board"))
+        self.values[key] = {SYMMETRIC_POINT[symmetry][legal[text]]: value
+                            for text, value in record["values"].items()}
+        self.records.append(record)
+
+    def __contains__(self, position):
+        return opening_book.position_key(position)[0] in self.values
+
+    def stone_values(self, position):
+        """`{move: the side to move's final stone difference after it}` for every legal move
+        of `position`, or None when it is not stored."""
+        key, symmetry = opening_book.position_key(position)
+        stored = self.values.get(key)
+        if stored is None:
+            return None
+        return {move: stored[SYMMETRIC_POINT[symmetry][move]] for move in position.legal_moves()}
+
+    def lookup(self, position):
+        """`{"i,j" or "PASS": the side to move's exact final margin in points}` for every legal
+        move of `position`, or None when it is not stored."""
+        values = self.stone_values(position)
+        if values is None:
+            return None
+        return {go_board.move_to_text(move): go_board.margin(value, position.to_move)
+                for move, value in values.items()}
+
+
+def position_after(line):
+    """The position reached by the move texts of `line` from the empty board."""
+    position = go_board.Position()
+    for text in line:
+        position = position.play(go_board.move_from_text(text))
+    return position
+
+
+def load(path):
+    """The table in `path` (an empty one when there is no file); StoredValuesError when it is
+    not one."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except FileNotFoundError:
+        return StoredValues()
+    except OSError as error:
+        raise StoredValuesError("cannot read {}: {}".format(path, error.strerror))
+    try:
+        header = json.loads(lines[0])
+        if (header.get("format"), header.get("version")) != (FORMAT, VERSION):
+            raise ValueError("not format {} version {}".format(FORMAT, VERSION))
+        return StoredValues([json.loads(line) for line in lines[1:]], header)
+    except (IndexError, ValueError, KeyError, TypeError, AttributeError,
+            go_board.NotAMove, go_board.IllegalMove) as error:
+        raise StoredValuesError("{} is not a stored value table: {}".format(path, error))
+
+
+_read = {}
+
+
+def read(path=PATH):
+    """`load(path)`, read once per process (the board asks at every position)."""
+    if path not in _read:
+        _read[path] = load(path)
+    return _read[path]
+
+
+def write(path, table, header):
+    """The whole file, atomically (a temporary file renamed over it)."""
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(header, sort_keys=True) + "\n")
+        for record in table.records:
+            handle.write(json.dumps(record, sort_keys=True) + "\n")
+    os.replace(temporary, path)
+
+
+def opening_lines(book):
+    """The lines of the positions to store, most wanted first (each once up to symmetry):
+    the empty board; after Black's centre (a person White against the agent); after each
+    first move and the book's answer (a person Black against the agent); after the centre,
+    each White reply and the book's answer; after each other first move. A line whose book
+    answer is missing is left out."""
+    empty = go_board.Position()
+    centre = empty.play(agent.CENTRE_POINT)
+    firsts, replies = empty.legal_moves(), centre.legal_moves()
+
+    def answered(position, move):
+        after = position.play(move)
+        entry = None if after.is_over else book.entry(after)
+        return None if entry is None else [move, entry.move]
+
+    wanted = [[], [agent.CENTRE_POINT]]
+    wanted += [answered(empty, move) for move in firsts]
+    wanted += [[agent.CENTRE_POINT] + line for line in
+               (answered(centre, move) for move in replies) if line is not None]
+    wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
+    lines, seen = [], set()
+    for line in wanted:
+        if line is None:
+            continue
+        position = empty
+        for move in line:
+            position = position.play(move)
+        key = opening_book.position_key(position)[0]
+        if key not in seen and not position.is_over:
+            seen.add(key)
+            lines.append([go_board.move_to_text(move) for move in line])
+    return lines
+
+
+def build(path, lines, search, header, progress, limit=None):
+    """Solve every position of `lines` not yet in the file at `path` on `search` (a
+    littlego.solver.Solver) and rewrite the file after each; at most `limit` new positions
+    (None: all). Returns the table."""
+    table = load(path)
+    todo = [line for line in lines if position_after(line) not in table][:limit]
+    with progress.stage("value-table", len(todo), "positions") as stage:
+        for line in todo:
+            position = position_after(line)
+            started, nodes = time.process_time(), search.nodes
+            values = search.move_values(position)
+            record = {"line": line, "cpu": round(time.process_time() - started, 2),
+                      "nodes": search.nodes - nodes,
+                      "values": {go_board.move_to_text(move): value
+                                 for move, value in values.items()}}
+            table.add(record)
+            write(path, table, header)
+            stage.write("{}: {} CPU s, {:,} nodes".format(
+                " ".join(line) or "the empty board", record["cpu"], record["nodes"]))
+            stage.advance()
+    return table
+
+
+def main(argv=None):
+    """`littlego value-table [--positions N] [--table-bits B] [--out PATH]`: the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="littlego value-table",
+        description="Build or resume the stored value table of the opening positions "
+                    "(every legal move's exact value) with the compiled solver.")
+    parser.add_argument("--positions", type=int, default=None, metavar="N",
+                        help="solve at most N positions not yet stored, then stop (default: all)")
+    parser.add_argument("--table-bits", type=int, default=solver.VALUE_TABLE_BITS,
+                        help="the solver's table, 2**B entries of 16 bytes (default %(default)s)")
+    parser.add_argument("--out", default=PATH, help="the file (default: the package's)")
+    add_quiet_option(parser)
+    args = parser.parse_args(argv)
+    if solver.missing("value-table"):
+        return 2
+    try:
+        lines = opening_lines(opening_book.read())
+        header = {"format": FORMAT, "version": VERSION, "solver": solver.source_digest(),
+                  "table_bits": args.table_bits}
+        with solver.Solver(args.table_bits) as search:
+            table = build(args.out, lines, search, header, Progress(args.quiet), args.positions)
+    except (StoredValuesError, OSError, ValueError, MemoryError) as error:
+        sys.stderr.write("value-table: {}\n".format(error))
+        return 2
+    print("{} of {} positions stored in {} ({:,} bytes)".format(
+        len(table), len(lines), args.out, os.path.getsize(args.out)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

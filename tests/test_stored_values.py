@@ -1,0 +1,116 @@
+"""analysis/stored_values.py: the stored value table's file (written, read back, refused when
+corrupt), its lookup up to symmetry, its build on the compiled solver (resumed where it
+stopped), and the committed table itself."""
+
+import json
+
+import pytest
+
+import go_board
+import opening_book
+from go_board import NUM_SYMMETRIES, SYMMETRIC_POINT
+from littlego import solver
+from littlego.analysis import stored_values
+from littlego.progress import Progress
+
+# A game against the "last" stub (tests/test_board_server.py's LATE_MOVES): Black to move at
+# ply 19, winning by 6.5 at 3,3, 3,4 and 4,2.
+LATE_LINE = ["2,0", "4,4", "2,1", "4,3", "2,2", "4,2", "2,3", "4,1", "2,4", "4,0", "3,0", "3,4",
+             "3,1", "3,3", "3,2", "4,4", "1,1", "4,3"]
+LATE_MARGINS = {"0,0": 4.5, "0,1": 4.5, "0,2": 4.5, "0,3": 4.5, "0,4": 4.5, "1,0": 4.5,
+                "1,2": 4.5, "1,3": 4.5, "1,4": 4.5, "4,0": 4.5, "4,1": 4.5, "3,3": 6.5, "3,4": 6.5, "4,2": 6.5,
+                "PASS": 3.5}
+HEADER = {"format": stored_values.FORMAT, "version": stored_values.VERSION, "solver": "test",
+          "table_bits": 18}
+
+
+def built(path, lines, limit=None):
+    with solver.Solver(HEADER["table_bits"]) as search:
+        table = stored_values.build(str(path), lines, search, HEADER, Progress(quiet=True),
+                                    limit)
+        return table, search.nodes
+
+
+def test_a_built_position_is_found_in_every_symmetric_image(tmp_path):
+    path = tmp_path / "values.jsonl"
+    built(path, [LATE_LINE])
+    table = stored_values.load(str(path))
+    position = stored_values.position_after(LATE_LINE)
+    assert table.lookup(position) == LATE_MARGINS
+    for symmetry in range(NUM_SYMMETRIES):
+        image = position.transformed(symmetry)
+        assert image in table
+        assert table.lookup(image) == {
+            go_board.move_to_text(SYMMETRIC_POINT[symmetry][go_board.move_from_text(move)]):
+                margin for move, margin in LATE_MARGINS.items()}
+    assert table.lookup(stored_values.position_after(LATE_LINE[:-1])) is None
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0]) == HEADER
+    record = json.loads(lines[1])
+    assert (record["line"], record["values"]["3,3"], record["values"]["PASS"]) == (
+        LATE_LINE, 9, 6)  # stone differences: 9 - 2.5 komi is Black's 6.5
+    assert record["nodes"] > 0 and record["cpu"] >= 0
+
+
+def test_the_build_resumes_where_it_stopped(tmp_path):
+    path = tmp_path / "values.jsonl"
+    earlier = LATE_LINE[:-2]
+    table, _ = built(path, [LATE_LINE, earlier], limit=1)
+    assert [record["line"] for record in table.records] == [LATE_LINE]
+    table, _ = built(path, [LATE_LINE, earlier])
+    assert [record["line"] for record in table.records] == [LATE_LINE, earlier]
+    table, nodes = built(path, [LATE_LINE, earlier])
+    assert nodes == 0 and len(table) == 2
+
+
+@pytest.mark.parametrize("text, error", [
+    ('{"format": "littlego-book", "version": 1}\n', "not format littlego-stored-values"),
+    ('{"format": "littlego-stored-values", "version": 1}\n{"line": ["9,9"], "values": {}}\n',
+     "9,9"),
+    ('{"format": "littlego-stored-values", "version": 1}\n{"line": [], "values": {"2,2": 3}}\n',
+     "the values after the empty board are not its legal moves"),
+    ("", "not a stored value table"),
+])
+def test_a_corrupt_file_is_one_error(tmp_path, text, error):
+    path = tmp_path / "values.jsonl"
+    path.write_text(text)
+    with pytest.raises(stored_values.StoredValuesError) as raised:
+        stored_values.load(str(path))
+    assert error in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_no_file_is_an_empty_table(tmp_path):
+    table = stored_values.load(str(tmp_path / "none.jsonl"))
+    assert len(table) == 0 and table.lookup(go_board.Position()) is None
+
+
+def test_the_command_refuses_a_corrupt_file_in_one_line(tmp_path, capsys):
+    path = tmp_path / "values.jsonl"
+    path.write_text("not json\n")
+    assert stored_values.main(["--out", str(path), "--quiet", "--table-bits", "16"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("value-table: ") and error.count("\n") == 1
+
+
+def test_the_opening_lines_come_most_wanted_first_each_once():
+    lines = stored_values.opening_lines(opening_book.read())
+    assert lines[:2] == [[], ["2,2"]]
+    keys = [opening_book.position_key(stored_values.position_after(line))[0] for line in lines]
+    assert len(set(keys)) == len(keys)
+    # the empty board; the centre and the five other first moves up to symmetry; the five
+    # answered by the book, the centre by White's repertoire; the centre, each of White's six
+    # replies (the pass among them) and the book's answer
+    assert sorted(len(line) for line in lines) == [0] + [1] * 6 + [2] * 6 + [3] * 6
+
+
+def test_the_committed_table_holds_the_value_of_little_go():
+    table = stored_values.read()
+    assert table.header["format"] == stored_values.FORMAT
+    empty = table.lookup(go_board.Position())
+    assert empty["2,2"] == 0.5 and empty["PASS"] == -2.5
+    by_class = {move: empty[move] for move in ("1,2", "0,1", "1,1", "0,0", "0,2")}
+    assert by_class == {"1,2": -2.5, "0,1": -4.5, "1,1": -4.5, "0,0": -5.5, "0,2": -5.5}
+    after_centre = table.lookup(go_board.Position().play(go_board.from_coord(2, 2)))
+    assert after_centre is not None
+    assert {move: after_centre[move] for move in ("1,2", "1,1", "0,1", "0,2", "0,0", "PASS")} \
+        == {"1,2": -0.5, "1,1": -0.5, "0,1": -1.5, "0,2": -1.5, "0,0": -2.5, "PASS": -2.5}
