@@ -37,7 +37,7 @@ def test_the_knife_edge_refutes_five_moves_before_its_only_win():
 
 # Seed -> (seam positions, those answered): the compiled solver's counts, each position
 # checked by the Python solver below.
-SEAMS = {SEED: (180, 5), SEED + 1: (208, 17), SEED + 2: (160, 0)}
+SEAMS = {SEED: (186, 5), SEED + 1: (208, 17), SEED + 2: (160, 0)}
 
 
 @pytest.mark.parametrize("seed", sorted(SEAMS))
