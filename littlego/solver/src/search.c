@@ -15,9 +15,8 @@
  * then probe the children's table entries (prefetched as the children are made) and drop the
  * children the table shows won; a child searched afterwards reuses its key and skips its bounds.
  * Performance compromises: no table below TABLE_MIN_PLIES (those nodes are cheaper to search
- * than to store), a small table of their own for nodes below SHALLOW_PLIES, symmetric lookups
- * only from symmetry_from plies left, table cut-offs of children only from ETC_MIN_PLIES,
- * bounds only up to BOUNDS_MAX_PLIES.
+ * than to store), symmetric lookups only from symmetry_from plies left, table cut-offs of
+ * children only from ETC_MIN_PLIES, bounds only up to BOUNDS_MAX_PLIES.
  */
 #include "search.h"
 
@@ -27,13 +26,6 @@
 #define ETC_MIN_PLIES 3
 #define BOUNDS_MAX_PLIES 6 /* measured on ply-7 proofs: 4 to 8 alike, all plies slower */
 #define DEFAULT_SYMMETRY_FROM 6
-/* Nodes near the end are most of the probes and the cheapest to search again: they get their
- * own table, a sixteenth of the main one, whose probes hit the caches far more often than
- * probes spread over the main table (the empty board's value table on 2**26 entries: see
- * docs/value.md). */
-#define SHALLOW_PLIES 8
-#define SHALLOW_SHRINK_BITS 4
-#define MIN_TABLE_BITS 2
 #define CLOCK_CHECK_MASK 0x3fffu
 #define STEPS_OF_ONE 2 /* search_value's steps from its guess before they double */
 #define HISTORY_BITS 52 /* history scores are halved before they outgrow this */
@@ -84,13 +76,8 @@ static void init_tables(void)
 int search_init(search_t *s, int table_bits)
 {
     init_tables();
-    int shallow_bits = table_bits - SHALLOW_SHRINK_BITS;
     if (table_init(&s->table, table_bits))
         return -1;
-    if (table_init(&s->shallow, shallow_bits > MIN_TABLE_BITS ? shallow_bits : MIN_TABLE_BITS)) {
-        table_free(&s->table);
-        return -1;
-    }
     s->symmetry_from = DEFAULT_SYMMETRY_FROM;
     /* Before any refutation the history tries the centre first and the edge last (a tie-break:
      * a refutation weighs 9 at least). Without it the first nodes of a proof, the costliest,
@@ -106,17 +93,7 @@ int search_init(search_t *s, int table_bits)
     return 0;
 }
 
-void search_free(search_t *s)
-{
-    table_free(&s->table);
-    table_free(&s->shallow);
-}
-
-/* The table that keeps the nodes with `plies_left` plies left. */
-static table_t *table_of(search_t *s, int plies_left)
-{
-    return plies_left >= SHALLOW_PLIES ? &s->table : &s->shallow;
-}
+void search_free(search_t *s) { table_free(&s->table); }
 
 
 static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
@@ -287,7 +264,7 @@ static int children_of(search_t *s, const node_t *n, int table_move, int probe,
         }
         if (probe) {
             c->key = search_key(s, &c->node, &c->symmetry);
-            table_prefetch(table_of(s, c->node.plies_left), c->key);
+            table_prefetch(&s->table, c->key);
         }
         c->order = (uint64_t)(point == table_move) << TABLE_MOVE_SHIFT
             | (uint64_t)(point == killer) << KILLER_SHIFT
@@ -320,7 +297,7 @@ static int known_refutation(search_t *s, child_t *children, int *count, int chil
 {
     int kept = 0;
     for (int i = 0; i < *count; i++) {
-        entry_t *e = table_probe(table_of(s, children[i].node.plies_left), children[i].key);
+        entry_t *e = table_probe(&s->table, children[i].key);
         if (e && e->upper < child_threshold) {
             *child_upper = e->upper;
             return i;
@@ -336,12 +313,12 @@ static int known_refutation(search_t *s, child_t *children, int *count, int chil
 
 /* Keep what a finished search of this node showed (never after an abort: then nothing is
  * shown). `move` is in the node's own frame; the table holds it in the stored image's. */
-static void remember(search_t *s, const node_t *n, uint64_t key, int symmetry, int move,
-                     int lower, int upper, uint64_t nodes_before)
+static void remember(search_t *s, uint64_t key, int symmetry, int move, int lower, int upper,
+                     uint64_t nodes_before)
 {
     if (s->aborted || !key)
         return;
-    table_store(table_of(s, n->plies_left), key, lower, upper,
+    table_store(&s->table, key, lower, upper,
                 move == NO_MOVE ? NO_MOVE : SYMMETRIC_POINT[symmetry][move],
                 search_work(s->nodes - nodes_before));
 }
@@ -380,7 +357,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         } else {
             key = search_key(s, n, &symmetry);
         }
-        entry_t *e = table_probe(table_of(s, n->plies_left), key);
+        entry_t *e = table_probe(&s->table, key);
         if (e) {
             if (e->lower >= t)
                 return e->lower;
@@ -398,15 +375,14 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
     int child_threshold = 1 - t, refuting;
     int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting, &upper);
     if (refuting >= 0) {
-        remember(s, n, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
+        remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
         return t;
     }
     if (etc) {
         int child_upper;
         int i = known_refutation(s, children, &count, child_threshold, &child_upper, &upper);
         if (i >= 0) {
-            remember(s, n, key, symmetry, children[i].move, -child_upper, VALUE_MAX,
-                     nodes_before);
+            remember(s, key, symmetry, children[i].move, -child_upper, VALUE_MAX, nodes_before);
             return -child_upper;
         }
     }
@@ -418,7 +394,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
             return t - 1;
         if (child < child_threshold) {
             refuted_by(s, children[i].move, n->plies_left);
-            remember(s, n, key, symmetry, children[i].move, -child, VALUE_MAX, nodes_before);
+            remember(s, key, symmetry, children[i].move, -child, VALUE_MAX, nodes_before);
             return -child;
         }
         upper = raise_to(upper, -child);
@@ -430,12 +406,12 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         if (s->aborted)
             return t - 1;
         if (child < child_threshold) {
-            remember(s, n, key, symmetry, PASS, -child, VALUE_MAX, nodes_before);
+            remember(s, key, symmetry, PASS, -child, VALUE_MAX, nodes_before);
             return -child;
         }
         upper = raise_to(upper, -child);
     }
-    remember(s, n, key, symmetry, table_move, VALUE_MIN, upper, nodes_before);
+    remember(s, key, symmetry, table_move, VALUE_MIN, upper, nodes_before);
     return upper;
 }
 
@@ -446,7 +422,7 @@ int search_winning_move(search_t *s, const node_t *n, int threshold)
     if (n->plies_left < TABLE_MIN_PLIES)
         return NO_MOVE;
     int symmetry;
-    entry_t *e = table_probe(table_of(s, n->plies_left), search_key(s, n, &symmetry));
+    entry_t *e = table_probe(&s->table, search_key(s, n, &symmetry));
     if (!e || e->lower < threshold || e->best == NO_MOVE)
         return NO_MOVE;
     return SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];

@@ -25,8 +25,7 @@ typedef struct {
 } node_t;
 
 typedef struct {
-    table_t table;   /* nodes with SHALLOW_PLIES plies left or more */
-    table_t shallow; /* the rest, in a table SHALLOW_SHRINK_BITS smaller (search.c) */
+    table_t table;
     uint64_t history[NUM_MOVES];
     int killer[MAX_PLY + 2];
     uint64_t nodes;
