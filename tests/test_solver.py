@@ -190,6 +190,20 @@ def test_symmetric_images_have_the_same_value(search):
         assert plain.value(position) == value
 
 
+def test_every_guess_gives_the_value():
+    # The value's threshold tests start at the guess, step from it one stone at a time, then in
+    # doubling steps, then bisect once an answer turns: from below, above, at and beside the
+    # value (and past either extreme), each walk must end at the Python search's value.
+    rng = random.Random(SEED + 7)
+    for plies in (6, 7, 8):
+        position = position_before_end(rng, plies, PASS_RATE, CAPTURE_RATE)
+        _, half_points = endgame.ExactSolver().best_move(position)
+        for offset in (-60, -9, -4, -2, -1, 0, 1, 2, 4, 9, 60):
+            with solver.Solver(TEST_TABLE_BITS) as fresh:
+                value = fresh.value(position, guess=half_points // 2 + offset)
+            assert 2 * go_board.margin(value, position.to_move) == half_points, (plies, offset)
+
+
 def test_symmetric_lookups_everywhere_change_no_value():
     # Every node from 2 plies left stored under its smallest image: a wrong image of a board,
     # its ko point or its stored move would give some of these positions another value.

@@ -6,8 +6,8 @@ Usage: littlego bench-value [--table-bits B] [--no-replies] [--json]
 Start at `figures`. Three searches, one after another, each timed in CPU seconds and nodes:
 1. the win/loss solve: every first move's result (Solver.move_results) from an empty table;
 2. the value table: every first move's final stone difference under perfect play
-   (Solver.move_values: threshold tests from the win threshold, then bisections) from another empty
-   table, its results checked equal to the win/loss solve's;
+   (Solver.move_values: the win/loss tests, then threshold tests from a guess, the value of
+   the move before) from another empty table, its results checked equal to the win/loss solve's;
 3. unless --no-replies, on the value table's solver (its table kept): White's replies to
    Black's centre, one from each class of symmetric replies, each a best reply (Black's value
    stays the centre's: one threshold test) or not (Black gets more: a bound, not searched).

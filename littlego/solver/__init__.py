@@ -230,8 +230,9 @@ class Solver(object):
     def value(self, position, move=None, cpu_limit=None, guess=None):
         """The final stone difference for the side to move under perfect play (after `move`):
         threshold tests sharing the table (src/search.c's `search_value`), the first at `guess`
-        (None: the side's win threshold, which a solved table answers at once), then
-        bisections of the bounds the tests showed. OutOfTime after `cpu_limit` CPU seconds;
+        (None: the side's win threshold, which a solved table answers at once), then away from
+        it a stone at a time, then in doubling steps, then bisections of the bounds the tests
+        showed: the nearer the guess, the fewer tests. OutOfTime after `cpu_limit` CPU seconds;
         ValueError for an illegal move."""
         if guess is None:
             guess = needed_diff(position.to_move)
@@ -253,13 +254,18 @@ class Solver(object):
     def move_values(self, position, cpu_limit=None):
         """`{move: the side to move's final stone difference after it}` for every legal move,
         pass last: the value table (a move wins when its value reaches `go_board.needed_diff`).
-        The win/loss results first (`move_results`), then each move's `value` from its win
-        threshold, which the table then answers at once: the cheap refutations of the losing
-        moves first train the move ordering's history for the costly proof of the winning one
-        (on the empty board, the centre's proof took half the nodes after them)."""
+        The win/loss results first (`move_results`): the cheap refutations of the losing moves
+        first train the move ordering's history for the costly proof of the winning one (on
+        the empty board, the centre's proof took half the nodes after them). Then each move's
+        `value`, guessed to be the value of the move before it (the first move's: the win
+        threshold, which the table answers at once): moves of one position are often worth
+        alike, and a near guess saves the costly tests near a value (docs/value.md)."""
         deadline = None if cpu_limit is None else time.process_time() + cpu_limit
         results = self.move_results(position, _left(deadline))
-        return {move: self.value(position, move, _left(deadline)) for move in results}
+        values, guess = {}, None
+        for move in results:
+            values[move] = guess = self.value(position, move, _left(deadline), guess)
+        return values
 
 
 def _search_ply(position):

@@ -51,7 +51,8 @@ int search_at_least(search_t *s, const node_t *n, int threshold);
 /* The exact value of `n` (the mover's final stone difference under perfect play, within
  * VALUE_MIN..VALUE_MAX) into `value`, and 1; SEARCH_ABORTED when the deadline passed first.
  * Threshold tests that share the table, the first at `guess` (a threshold already proven costs
- * nothing), then bisections of the bounds the tests showed. */
+ * nothing), then away from it a stone at a time, then in doubling steps, then bisections of
+ * the bounds the tests showed: the nearer the guess, the fewer tests. */
 int search_value(search_t *s, const node_t *n, int guess, int *value);
 
 /* After search_at_least answered 1 for `n`: the winning move, the one that proved it (a point
