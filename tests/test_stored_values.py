@@ -114,3 +114,22 @@ def test_the_committed_table_holds_the_value_of_little_go():
     assert after_centre is not None
     assert {move: after_centre[move] for move in ("1,2", "1,1", "0,1", "0,2", "0,0", "PASS")} \
         == {"1,2": -0.5, "1,1": -0.5, "0,1": -1.5, "0,2": -1.5, "0,0": -2.5, "PASS": -2.5}
+
+
+def test_the_committed_table_agrees_with_itself_one_ply_down():
+    # Each move's stored margin is the negated best margin of the position it leads to,
+    # wherever that position is stored too (in any symmetric image): the positions were solved
+    # one by one, so a wrong value would show as a disagreement between two of them.
+    table = stored_values.read()
+    pairs = 0
+    for record in table.records:
+        position = stored_values.position_after(record["line"])
+        margins = table.lookup(position)
+        for move in position.legal_moves():
+            after = position.play(move)
+            below = None if after.is_over else table.lookup(after)
+            if below is not None:
+                assert margins[go_board.move_to_text(move)] == -max(below.values()), \
+                    (record["line"], go_board.move_to_text(move))
+                pairs += 1
+    assert pairs >= 2
