@@ -364,6 +364,7 @@ def test_the_api_reports_the_solving_as_it_goes_and_a_move_stops_it(running, mak
     scripted = []
 
     def margins(position, first):
+        time.sleep(0.3)  # a solver slow to start (its table): the first answer still says so
         scripted.append(ScriptedMargins(["0,0", "0,1", "PASS"], first))
         return scripted[-1]
     first = {"source": move_results.SOURCE_BOOK, "result": move_results.WIN, "margin": None,

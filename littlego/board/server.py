@@ -134,9 +134,14 @@ class AnalysisJob(object):
 
     def run(self, position):
         try:
-            self.answer = move_results.move_results(position, ANALYSIS_CPU_SECONDS)
+            answer = move_results.move_results(position, ANALYSIS_CPU_SECONDS)
+            margins = move_results.solver_margins(position, answer)
+            # The first answer goes out with its progress when solving follows, so that the
+            # page, which stops asking at an answer without one, keeps asking.
+            if margins is not None:
+                self.counts = (margins.solved, margins.total)
+            self.answer = answer
             self.first.set()
-            margins = move_results.solver_margins(position, self.answer)
             if margins is not None:
                 try:
                     self.solve(margins)
@@ -147,7 +152,6 @@ class AnalysisJob(object):
             self.done.set()
 
     def solve(self, margins):
-        self.counts = (margins.solved, margins.total)
         while not margins.finished() and not self.cancelled.is_set():
             if margins.advance(ANALYSIS_SLICE_CPU_SECONDS):
                 self.answer, self.counts = margins.answer(), (margins.solved, margins.total)
