@@ -375,11 +375,9 @@ class ExactSolver(object):
         """
         moves = self.root_moves(position)
         tie_rank = {move: (move != PASS, index) for index, (move, _) in enumerate(moves)}
-        child_of = dict(moves)
-        first = leader
         yield MarginStep(leader, margin, False)
-        others = [(move, child) for move, child in moves if move != first]
-        for move, child in [(first, child_of[first])] + others:
+        leader_first = sorted(moves, key=lambda entry: entry[0] != leader)  # a stable sort
+        for move, child in leader_first:
             if move != leader:  # every move but the first leader challenges the leader
                 ties_won = tie_rank[move] < tie_rank[leader]
                 reached = self._margin_above(position, child, margin - 1 if ties_won else margin)
