@@ -8,7 +8,8 @@ games.jsonl record); before each move from ply P on, move_results.move_results a
 position within --cpu CPU seconds (the compiled solver, else the Python exact search, else the
 book's proofs). Each move gets:
 - `before`: the position's value for the mover under perfect play, a result (win or loss) and,
-  when proven, the exact final margin in points (komi included, positive wins);
+  when proven, the exact final margin in points (komi included, positive wins); where the
+  answer has no margin, the move before's `after` turned round (the same position);
 - `after`: the value the move kept, the same two for the mover: the played move's own entry
   in that answer, else the next position's value turned round (a book proof of the reply
   counts), else, for a move that ends the game, the final score;
@@ -124,6 +125,8 @@ def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1, reviewed=None):
             after = value(None, None)
         after = value(known.get("result", after["result"]), known.get("margin", after["margin"]))
         before = value(answer["result"], answer["margin"])
+        if before["margin"] is None and rows and rows[-1]["after"]["margin"] is not None:
+            before = turned(rows[-1]["after"])  # the same position, valued by the move before
         given = None if None in (before["margin"], after["margin"]) else \
             before["margin"] - after["margin"]
         rows.append({"ply": position.ply, "colour": go_board.COLOUR_NAMES[position.to_move],
