@@ -459,6 +459,14 @@ def test_one_position_gets_a_table_sized_by_its_plies_left(plies_left, bits):
     assert solver.table_bits_for(plies_left) == bits
 
 
+@pytest.mark.parametrize("cpu_limit, bits", [(None, 28), (60.0, 28), (2.0, 24), (0.2, 21),
+                                             (0.001, 16)])
+def test_a_search_cut_short_gets_no_bigger_table_than_it_can_fill(cpu_limit, bits):
+    # Ply 3 (22 plies left) would get 2**28 entries; 2**23 nodes a CPU second at most.
+    position = Position().play(from_coord(2, 2)).play(from_coord(0, 0))
+    assert solver.table_bits_for_position(position, cpu_limit) == bits
+
+
 def differential_positions():
     rng = random.Random(SEED)
     return [position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)

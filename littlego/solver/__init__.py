@@ -45,6 +45,10 @@ MAX_TABLE_BITS = 34
 # a ply-7 proof, between these bounds (2**16 entries is 1 MB; 2**28 solves the empty board).
 SIZED_TABLE_BITS = (16, 28)
 SIZED_TABLE_BITS_AT_PLY_7 = 24
+# The most nodes a CPU second of the compiled solver visits, with room (about 3 million on this
+# machine, docs/value.md): a search cut at a CPU limit never fills a table of more entries, and
+# zeroing 2**28 entries (4 GB) alone took 5.9 CPU s, where the question had 0.2 s.
+MAX_NODES_PER_CPU_SECOND = 1 << 23
 # The door's codes (src/api.h), each read from the int the library exports as `lg_<name>`:
 # the answers yes and no, aborted (the CPU limit passed first), illegal (a move the rules
 # refuse), no_win (no move wins), and not_a_move (the `move` for the position itself).
@@ -143,9 +147,14 @@ def table_bits_for(plies_left):
     return max(low, min(high, bits))
 
 
-def table_bits_for_position(position):
-    """`table_bits_for` the plies left after `position`'s ply."""
-    return table_bits_for(go_board.plies_left(position.ply))
+def table_bits_for_position(position, cpu_limit=None):
+    """`table_bits_for` the plies left after `position`'s ply, but no more entries than a search
+    of `cpu_limit` CPU seconds can visit (None: no limit)."""
+    bits = table_bits_for(go_board.plies_left(position.ply))
+    if cpu_limit is None:
+        return bits
+    visited = max(1, int(cpu_limit * MAX_NODES_PER_CPU_SECOND))
+    return max(SIZED_TABLE_BITS[0], min(bits, (visited - 1).bit_length()))  # 2**bits >= visited
 
 
 class Solver(object):
@@ -293,7 +302,7 @@ def analyse(position, solver=None, cpu_limit=None, margins=False):
     and each move's in `"move_margins"` (from the value table, `Solver.move_values`, whose values
     also give the results). OutOfTime after `cpu_limit` CPU seconds in all."""
     own = solver is None
-    solver = Solver(table_bits_for_position(position)) if own else solver
+    solver = Solver(table_bits_for_position(position, cpu_limit)) if own else solver
     start_cpu, start_nodes = time.process_time(), solver.nodes
     deadline = None if cpu_limit is None else start_cpu + cpu_limit
     try:
