@@ -92,12 +92,13 @@ def test_the_first_win_thrown_away(reviewed):
         "source": "exact solver"}
 
 
-def test_a_margin_known_one_move_earlier_is_the_next_moves_before():
+def test_a_record_cut_short_with_a_margin_known_one_move_earlier():
     # The position after 2,2 0,3 is not in the stored value table and is too deep to solve in
     # the time given; the stored position before it values its move 0,3 (White -1.5), so Black's
-    # 1,3 there starts from +1.5, and 1,3 keeps it (the stored position after it: +1.5).
-    rows = review.review(["2,2", "0,3", "1,3", "1,1"], 0.2, opening_book.NO_BOOK)["moves"]
-    assert [(row["before"], row["after"], row["given_away"]) for row in rows[:3]] == [
+    # 1,3 there starts from +1.5. The record stops there (a crash, a timeout): the position
+    # after its last move is answered too, stored, and 1,3 keeps the +1.5.
+    rows = review.review(["2,2", "0,3", "1,3"], 0.2, opening_book.NO_BOOK)["moves"]
+    assert [(row["before"], row["after"], row["given_away"]) for row in rows] == [
         ({"result": "win", "margin": 0.5}, {"result": "win", "margin": 0.5}, 0),
         ({"result": "loss", "margin": -0.5}, {"result": "loss", "margin": -1.5}, 1),
         ({"result": "win", "margin": 1.5}, {"result": "win", "margin": 1.5}, 0)]

@@ -12,7 +12,8 @@ book's proofs). Each move gets:
   answer has no margin, the move before's `after` turned round (the same position);
 - `after`: the value the move kept, the same two for the mover: the played move's own entry
   in that answer, else the next position's value turned round (a book proof of the reply
-  counts), else, for a move that ends the game, the final score;
+  counts; a record that stops before the game ended, a crash or a timeout, has its last
+  position answered too), else, for a move that ends the game, the final score;
 - `given_away`: the points the move gave away (`before` minus `after`, 0 for a perfect move),
   when both margins are known.
 The first move that threw a win away (a proven win before, a proven loss after) is named.
@@ -106,11 +107,15 @@ def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1, reviewed=None):
     position is answered (the board's progress)."""
     book = opening_book.read() if book is None else book
     played = [(position, move) for position, move in replay(moves) if position.ply >= from_ply]
+    asked = [position for position, _ in played]
+    last = played[-1][0].play(played[-1][1]) if played else None
+    if last is not None and not last.is_over:
+        asked.append(last)  # a record cut short: its last position too
     answers = []
-    for position, _ in played:
+    for position in asked:
         answers.append(move_results.move_results(position, cpu_limit, book))
         if reviewed is not None:
-            reviewed(len(answers), len(played))
+            reviewed(len(answers), len(asked))
     rows = []
     for index, (position, move) in enumerate(played):
         answer, text = answers[index], go_board.move_to_text(move)
@@ -119,10 +124,8 @@ def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1, reviewed=None):
         if after_position.is_over:
             margin = -endgame.mover_margin(after_position)
             after = value(WIN if margin > 0 else LOSS, margin)
-        elif index + 1 < len(played):
-            after = turned(answers[index + 1])
         else:
-            after = value(None, None)
+            after = turned(answers[index + 1])
         after = value(known.get("result", after["result"]), known.get("margin", after["margin"]))
         before = value(answer["result"], answer["margin"])
         if before["margin"] is None and rows and rows[-1]["after"]["margin"] is not None:
