@@ -33,7 +33,7 @@ import collections
 import go_board
 from go_board import (FULL, MAX_PLY, NO_KO, PASS, ko_ban_after, neighbours_of, place_stone,
                       points_of, popcount)
-from mcts.budget import tree_cpu_seconds, wall_seconds
+from mcts.budget import tree_cpu_seconds, wall_clock_seconds
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -115,7 +115,7 @@ class ExactSolver(object):
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
-        # On mcts.budget.wall_seconds: a guard against a search starved of CPU (None: none).
+        # On mcts.budget.wall_clock_seconds: a guard against a search starved of CPU (None: none).
         self.wall_deadline = wall_deadline
         # OutOfTime once this many nodes are counted (the last two plies count loosely).
         self.node_cap = NO_NODE_CAP if node_cap is None else node_cap
@@ -126,7 +126,7 @@ class ExactSolver(object):
             raise OutOfTime()
         if not self.nodes & DEADLINE_CHECK_NODES and (
                 self.cpu_deadline is not None and self.clock() > self.cpu_deadline
-                or self.wall_deadline is not None and wall_seconds() > self.wall_deadline):
+                or self.wall_deadline is not None and wall_clock_seconds() > self.wall_deadline):
             raise OutOfTime()
 
     def children(self, own, opp, ko_own, ko_opp, plies_left):
@@ -503,7 +503,7 @@ def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline
     now = clock()
     if solver.cpu_deadline is None or now < solver.cpu_deadline:
         if margin_wall is not None and solver.cpu_deadline is not None:
-            solver.wall_deadline = wall_seconds() + margin_wall(solver.cpu_deadline - now)
+            solver.wall_deadline = wall_clock_seconds() + margin_wall(solver.cpu_deadline - now)
         try:
             for step in solver.margin_steps(position, winner, WIN_MARGIN):
                 pass

@@ -5,7 +5,7 @@ Two clocks, two uses. `tree_cpu_seconds` is what the grader meters: the CPU of t
 whole process tree since the interpreter started, this process and its reaped children; a
 move's deadline is on it (agent.plan_move, agent.decide, endgame's exact search). `own_cpu_seconds`
 is one process's own CPU: each search worker stops on its own share of the move (`Budget`);
-the wall deadline (`wall_seconds`) only guards against a starved or stuck worker, and against a
+the wall deadline (on `wall_clock_seconds`) only guards against a starved or stuck worker, and against a
 margin search starved of CPU holding up a move that already has its proven win.
 """
 
@@ -24,7 +24,7 @@ def own_cpu_seconds():
     return time.process_time()
 
 
-def wall_seconds():
+def wall_clock_seconds():
     """The wall clock of the guards against a starved or stuck search (monotonic seconds)."""
     return time.monotonic()
 
@@ -34,7 +34,7 @@ class Budget(object):
 
     def __init__(self, cpu_seconds=None, wall_seconds=None, max_simulations=None):
         self.cpu_start = own_cpu_seconds()
-        self.wall_start = time.monotonic()
+        self.wall_start = wall_clock_seconds()
         self.cpu_limit = None if cpu_seconds is None else self.cpu_start + cpu_seconds
         self.wall_limit = None if wall_seconds is None else self.wall_start + wall_seconds
         self.max_simulations = max_simulations
@@ -44,14 +44,14 @@ class Budget(object):
             return True
         if self.cpu_limit is not None and own_cpu_seconds() >= self.cpu_limit:
             return True
-        return self.wall_limit is not None and time.monotonic() >= self.wall_limit
+        return self.wall_limit is not None and wall_clock_seconds() >= self.wall_limit
 
     def simulations_left(self, simulations):
         """How many more simulations fit, at the rate seen so far (CPU rate, wall-capped)."""
         left = float("inf")
         if self.max_simulations is not None:
             left = self.max_simulations - simulations
-        now_cpu, now_wall = own_cpu_seconds(), time.monotonic()
+        now_cpu, now_wall = own_cpu_seconds(), wall_clock_seconds()
         if self.cpu_limit is not None and now_cpu > self.cpu_start:
             rate = simulations / (now_cpu - self.cpu_start)
             left = min(left, rate * (self.cpu_limit - now_cpu))

@@ -21,10 +21,9 @@ import random
 import resource
 import select
 import signal
-import time
 
 from mcts import core
-from mcts.budget import Budget
+from mcts.budget import Budget, wall_clock_seconds
 
 # How long past its own wall deadline the parent waits for a worker's answer.
 REPORT_GRACE_SECONDS = 1.0
@@ -99,7 +98,7 @@ def _collect(readers, wall_deadline):
     open_fds = set(readers)
     finished = []
     while open_fds:
-        timeout = wall_deadline - time.monotonic()
+        timeout = wall_deadline - wall_clock_seconds()
         if timeout <= 0:
             break
         ready, _, _ = select.select(list(open_fds), [], [], timeout)
@@ -183,7 +182,7 @@ def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, w
             children.append((pid, read_fd))
         results = _parent_search(lambda: search_with(seed), cpu_per_worker, log)
         answers = _collect([fd for _, fd in children],
-                           time.monotonic() + REPORT_GRACE_SECONDS)
+                           wall_clock_seconds() + REPORT_GRACE_SECONDS)
     finally:
         _end_workers(children)
     answered = 0
