@@ -30,6 +30,7 @@ import sys
 import time
 
 import agent
+import course_io
 import go_board
 import opening_book
 from go_board import SYMMETRIC_POINT
@@ -131,13 +132,9 @@ def read(path=PATH):
 
 
 def write(path, table, header):
-    """The whole file, atomically (a temporary file renamed over it)."""
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(header, sort_keys=True) + "\n")
-        for record in table.records:
-            handle.write(json.dumps(record, sort_keys=True) + "\n")
-    os.replace(temporary, path)
+    """The whole file, atomically (course_io.write_atomically)."""
+    course_io.write_atomically(path, "".join(
+        json.dumps(entry, sort_keys=True) + "\n" for entry in [header] + table.records))
 
 
 def opening_lines(book):
@@ -164,13 +161,12 @@ def opening_lines(book):
     for line in wanted:
         if line is None:
             continue
-        position = empty
-        for move in line:
-            position = position.play(move)
+        texts = [go_board.move_to_text(move) for move in line]
+        position = position_after(texts)
         key = opening_book.position_key(position)[0]
         if key not in seen and not position.is_over:
             seen.add(key)
-            lines.append([go_board.move_to_text(move) for move in line])
+            lines.append(texts)
     return lines
 
 
