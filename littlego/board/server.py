@@ -219,6 +219,15 @@ class ReviewCancelled(Exception):
     """A review stopped because another game was asked for."""
 
 
+def cancel_unfinished(jobs):
+    """Stop the unfinished jobs of `jobs` (a dict of AnalysisJob or ReviewJob, which the page
+    no longer waits for) and forget them; the finished ones stay."""
+    for key, job in list(jobs.items()):
+        if not job.done.is_set():
+            job.cancel()
+            del jobs[key]
+
+
 class BoardSession(object):
     """The game at the page. Every method runs under `lock` (the server is threaded)."""
 
@@ -381,12 +390,9 @@ class BoardSession(object):
         return self.analyses[key]
 
     def cancel_analyses(self):
-        """Stop the unfinished analyses (the position has changed) and forget them; the
-        finished ones stay, asked again at once."""
-        for key, job in list(self.analyses.items()):
-            if not job.done.is_set():
-                job.cancel()
-                del self.analyses[key]
+        """Stop the unfinished analyses (the position has changed); the finished ones stay,
+        asked again at once."""
+        cancel_unfinished(self.analyses)
 
     def saved_games(self):
         games = []
@@ -412,10 +418,7 @@ class BoardSession(object):
         if relative not in self.saved_games():
             raise KeyError(relative)
         if relative not in self.reviews:
-            for other, job in list(self.reviews.items()):
-                if not job.done.is_set():
-                    job.cancel()
-                    del self.reviews[other]
+            cancel_unfinished(self.reviews)
             moves = review.read_game(os.path.join(self.runs_dir, relative))
             self.reviews[relative] = ReviewJob(moves)
         return self.reviews[relative]
