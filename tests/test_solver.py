@@ -257,6 +257,31 @@ def test_among_equal_moves_the_proof_tries_the_centre_first():
         assert fresh.winning_move(position) == from_coord(2, 2)
 
 
+def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value():
+    # The value search ends with a refutation one above the value, which the table keeps
+    # without a move: the move that proved the value must stay (the search no longer tries an
+    # entry's move first, but `winning_move` still reads it). Here (1,2), the point-order
+    # fallback, wins by 5 and (3,2) by 7, the position's value.
+    position = Position.from_text("""
+        X X X X X
+        X X . X X
+        . . . . .
+        . . . . .
+        O O . O O""", to_move=BLACK, ply=15, previous="""
+        X X X X X
+        X X . X X
+        . . . . .
+        . . . . .
+        O O . O .""")
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        values = fresh.move_values(position)
+    assert values[from_coord(3, 2)] == 7 and values[from_coord(1, 2)] == 5
+    with solver.Solver(TEST_TABLE_BITS) as fresh:
+        assert fresh.winning_move(position) == from_coord(2, 2)
+        assert fresh.value(position) == 7
+        assert fresh.winning_move(position) == from_coord(3, 2)
+
+
 def test_a_kept_table_answers_again_for_less(search):
     rng = random.Random(SEED + 1)
     position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)

@@ -5,10 +5,13 @@
  * it; either way it answers the bound it showed (fail-soft), which the table keeps for tests
  * at other thresholds (`search_value`, the exact value, asks several). Near the end, `bounded` decides many nodes without a move: what the mover gets against
  * an opponent who only passes is an upper bound, what the opponent gets against a mover who
- * only passes a lower one. Order of tries: the move the table remembers, the killer of this
- * depth, bigger captures, then the history of refutations weighted 3**plies_left (a refutation
- * far from the end outranks any number near it; the Python solver measured 30% fewer nodes
- * than plies**2), which starts from the rings of the board (`RING`: the centre first).
+ * only passes a lower one. Order of tries: the killer of this depth, bigger captures, then the
+ * history of refutations weighted 3**plies_left (a refutation far from the end outranks any
+ * number near it; the Python solver measured 30% fewer nodes than plies**2), which starts from
+ * the rings of the board (`RING`: the centre first). Not the move the table remembers: an entry
+ * that does not decide a node was searched at another threshold (at one threshold every entry
+ * decides), and its move, tried first there, cost the empty board's value table 30% more
+ * nodes (docs/value.md).
  * A node makes all its children at once (`children_of`, one pass over the chains for every
  * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
  * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
@@ -31,7 +34,6 @@
 #define HISTORY_BITS 52 /* history scores are halved before they outgrow this */
 #define CAPTURE_SHIFT 52
 #define KILLER_SHIFT 58
-#define TABLE_MOVE_SHIFT 59
 
 static uint64_t HISTORY_WEIGHT[MAX_PLY + 2];
 static int RING[NUM_POINTS]; /* 0 on the edge, 1 inside it, 2 at the centre */
@@ -233,7 +235,7 @@ static int search_work(uint64_t nodes)
  * threshold). Stops at the first child the bounds show lost for its mover (the node's proof):
  * its index in `refuting`, else -1. With `probe`, each child's table key is computed and its
  * bucket prefetched. */
-static int children_of(search_t *s, const node_t *n, int table_move, int probe,
+static int children_of(search_t *s, const node_t *n, int probe,
                        int child_threshold, child_t *children, int *refuting, int *upper)
 {
     *refuting = -1;
@@ -266,8 +268,7 @@ static int children_of(search_t *s, const node_t *n, int table_move, int probe,
             c->key = search_key(s, &c->node, &c->symmetry);
             table_prefetch(&s->table, c->key);
         }
-        c->order = (uint64_t)(point == table_move) << TABLE_MOVE_SHIFT
-            | (uint64_t)(point == killer) << KILLER_SHIFT
+        c->order = (uint64_t)(point == killer) << KILLER_SHIFT
             | (uint64_t)popcount(captured) << CAPTURE_SHIFT | s->history[point];
         count++;
     }
@@ -348,7 +349,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         return known ? t : t - 1;
 
     uint64_t key = 0;
-    int symmetry = 0, table_move = NO_MOVE;
+    int symmetry = 0;
     uint64_t nodes_before = s->nodes;
     if (n->plies_left >= TABLE_MIN_PLIES) {
         if (probed) {
@@ -358,14 +359,10 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
             key = search_key(s, n, &symmetry);
         }
         entry_t *e = table_probe(&s->table, key);
-        if (e) {
-            if (e->lower >= t)
-                return e->lower;
-            if (e->upper < t)
-                return e->upper;
-            if (e->best != NO_MOVE)
-                table_move = SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
-        }
+        if (e && e->lower >= t)
+            return e->lower;
+        if (e && e->upper < t)
+            return e->upper;
     }
     child_t children[NUM_POINTS];
     int etc = n->plies_left >= ETC_MIN_PLIES;
@@ -373,7 +370,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
      * (passing after a pass ends the game on the board). */
     int upper = n->passed ? diff : VALUE_MIN;
     int child_threshold = 1 - t, refuting;
-    int count = children_of(s, n, table_move, etc, child_threshold, children, &refuting, &upper);
+    int count = children_of(s, n, etc, child_threshold, children, &refuting, &upper);
     if (refuting >= 0) {
         remember(s, key, symmetry, children[refuting].move, t, VALUE_MAX, nodes_before);
         return t;
@@ -411,7 +408,7 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         }
         upper = raise_to(upper, -child);
     }
-    remember(s, key, symmetry, table_move, VALUE_MIN, upper, nodes_before);
+    remember(s, key, symmetry, NO_MOVE, VALUE_MIN, upper, nodes_before);
     return upper;
 }
 

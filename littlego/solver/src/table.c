@@ -72,9 +72,10 @@ void table_store(table_t *t, uint64_t key, int lower, int upper, int best, int w
         if (!slot || (slot->key && (!bucket[i].key || bucket[i].work < slot->work)))
             slot = bucket + i;
     }
+    if (slot->key != key || best != NO_MOVE) /* a store without a move keeps the entry's */
+        slot->best = (uint8_t)best;
     slot->key = key;
     slot->lower = (int8_t)lower;
     slot->upper = (int8_t)upper;
-    slot->best = (uint8_t)best;
     slot->work = (uint8_t)work;
 }
