@@ -2,9 +2,10 @@
  *
  * A node's value is the final stone difference (own - opponent) under perfect play, seen from
  * its mover; an entry keeps a lower and an upper bound on it and the move that last proved a
- * lower bound there (a store without a move, a refutation's, keeps it). Buckets of BUCKET_SIZE entries; a full bucket gives up the entry whose
- * search cost the least work (log2 of nodes), so long proofs survive short ones. Every bound
- * stored is exact knowledge (never a guess), so a kept entry is right in any later search.
+ * lower bound there (a store without a move, a refutation's, keeps it). Buckets of
+ * BUCKET_SIZE entries; a full bucket gives up the entry whose search cost the least work (log2
+ * of nodes), so long proofs survive short ones. Every bound stored is exact knowledge (never
+ * a guess), so a kept entry is right in any later search.
  */
 #ifndef LITTLEGO_TABLE_H
 #define LITTLEGO_TABLE_H
