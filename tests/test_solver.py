@@ -236,11 +236,9 @@ def test_the_winning_move_wins_for_the_python_solver_and_a_lost_position_has_non
     assert seen[True] and seen[False]
 
 
-def test_among_equal_moves_the_proof_tries_the_centre_first():
-    # Every move wins here, none captures: with an empty history the proof's first try, and so
-    # its winning move, is the centre (the history starts from the rings). Point order would
-    # have tried (1,2) first, the lowest empty point.
-    position = Position.from_text("""
+def every_move_wins():
+    """Black to move with nothing to capture, where every move wins (by 4 to 7 stones)."""
+    return Position.from_text("""
         X X X X X
         X X . X X
         . . . . .
@@ -251,6 +249,13 @@ def test_among_equal_moves_the_proof_tries_the_centre_first():
         . . . . .
         . . . . .
         O O . O .""")
+
+
+def test_among_equal_moves_the_proof_tries_the_centre_first():
+    # Every move wins here, none captures: with an empty history the proof's first try, and so
+    # its winning move, is the centre (the history starts from the rings). Point order would
+    # have tried (1,2) first, the lowest empty point.
+    position = every_move_wins()
     with solver.Solver(TEST_TABLE_BITS) as fresh:
         assert all(fresh.move_results(position).values())
     with solver.Solver(TEST_TABLE_BITS) as fresh:
@@ -262,17 +267,7 @@ def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value(
     # without a move: the move that proved the value must stay (the search no longer tries an
     # entry's move first, but `winning_move` still reads it). Here (1,2), the point-order
     # fallback, wins by 5 and (3,2) by 7, the position's value.
-    position = Position.from_text("""
-        X X X X X
-        X X . X X
-        . . . . .
-        . . . . .
-        O O . O O""", to_move=BLACK, ply=15, previous="""
-        X X X X X
-        X X . X X
-        . . . . .
-        . . . . .
-        O O . O .""")
+    position = every_move_wins()
     with solver.Solver(TEST_TABLE_BITS) as fresh:
         values = fresh.move_values(position)
     assert values[from_coord(3, 2)] == 7 and values[from_coord(1, 2)] == 5
