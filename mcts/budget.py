@@ -3,10 +3,11 @@ CPU clocks of the per-move path, read here only.
 
 Two clocks, two uses. `tree_cpu_seconds` is what the grader meters: the CPU of the agent's
 whole process tree since the interpreter started, this process and its reaped children; a
-move's deadline is on it (agent.plan_move, agent.decide, endgame's exact search). `own_cpu_seconds`
-is one process's own CPU: each search worker stops on its own share of the move (`Budget`);
-the wall deadline (on `wall_clock_seconds`) only guards against a starved or stuck worker, and against a
-margin search starved of CPU holding up a move that already has its proven win.
+move's deadline is on it (agent.plan_move, agent.decide, endgame's exact search).
+`own_cpu_seconds` is one process's own CPU: each search worker stops on its own share of the
+move (`Budget`); the wall deadline (on `wall_clock_seconds`) only guards against a starved or
+stuck worker, and against a margin search starved of CPU holding up a move that already has its
+proven win.
 """
 
 import os
