@@ -127,7 +127,7 @@ bench-solver: $(STAMP) solver pypy
 	$(LG) bench-solver
 
 # The empty board's value table (every first move's exact margin) beside its win/loss solve,
-# and the values of White's replies to the centre (docs/value.md): minutes of CPU, 1 GB tables.
+# and the values of White's replies to the centre (docs/value.md): minutes of CPU, 512 MB tables.
 bench-value: $(STAMP) solver
 	$(LG) bench-value
 
@@ -182,11 +182,11 @@ verify-book: $(STAMP) solver
 # Little-Go solved from the empty board: every first move's exact result (docs/benchmarks.md).
 solve-all: $(STAMP) solver
 	mkdir -p $(RUNS)/solve-all
-	$(LG) solve --empty --ply 1 --table-bits 28 | tee $(RUNS)/solve-all/result.json
+	$(LG) solve --empty --ply 1 | tee $(RUNS)/solve-all/result.json
 
 # The stored value table of the opening positions (every legal move's exact value, the board's
 # numbers where the solver takes minutes; docs/value.md): resumed where an earlier run stopped,
-# one compiled solver with a 1 GB table (VALUE_TABLE_ARGS="--positions 2" does two more).
+# one compiled solver with a 512 MB table (VALUE_TABLE_ARGS="--positions 2" does two more).
 VALUE_TABLE_ARGS ?=
 value-table: $(STAMP) solver
 	$(LG) value-table $(VALUE_TABLE_ARGS)

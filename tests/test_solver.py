@@ -472,17 +472,17 @@ def test_the_real_build_compiles_the_door_with_warnings_as_errors(tmp_path):
             for name in header_codes()} == header_codes()
 
 
-@pytest.mark.parametrize("plies_left, bits", [(1, 16), (14, 16), (15, 18), (18, 24), (19, 26),
-                                              (20, 28), (24, 28)])
+@pytest.mark.parametrize("plies_left, bits", [(1, 16), (14, 16), (15, 18), (18, 24), (19, 25),
+                                              (20, 25), (24, 25)])
 def test_one_position_gets_a_table_sized_by_its_plies_left(plies_left, bits):
-    # 2 bits a ply, 2**24 entries at ply 7 (18 plies left), within 2**16..2**28.
+    # 2 bits a ply, 2**24 entries at ply 7 (18 plies left), within 2**16..2**25.
     assert solver.table_bits_for(plies_left) == bits
 
 
-@pytest.mark.parametrize("cpu_limit, bits", [(None, 28), (60.0, 28), (2.0, 24), (0.2, 21),
+@pytest.mark.parametrize("cpu_limit, bits", [(None, 25), (60.0, 25), (2.0, 24), (0.2, 21),
                                              (0.001, 16)])
 def test_a_search_cut_short_gets_no_bigger_table_than_it_can_fill(cpu_limit, bits):
-    # Ply 3 (22 plies left) would get 2**28 entries; 2**23 nodes a CPU second at most.
+    # Ply 3 (22 plies left) would get 2**25 entries; 2**23 nodes a CPU second at most.
     position = Position().play(from_coord(2, 2)).play(from_coord(0, 0))
     assert solver.table_bits_for_position(position, cpu_limit) == bits
 
@@ -646,10 +646,10 @@ def test_solve_infers_the_ply_from_the_stones_and_reports_it(tmp_path, capsys):
 
 def test_solve_says_in_one_line_when_the_table_does_not_fit(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(solve.psutil, "virtual_memory",
-                        lambda: collections.namedtuple("Memory", "available")(2 * 10 ** 9))
+                        lambda: collections.namedtuple("Memory", "available")(3 * 10 ** 8))
     assert solve.main(["--empty"]) == 2
-    assert capsys.readouterr() == ("", "solve: the table (--table-bits 28) needs 4.3 GB of memory, "
-                                   "but 2.0 GB is available; give a smaller --table-bits (slower) "
+    assert capsys.readouterr() == ("", "solve: the table (--table-bits 25) needs 0.5 GB of memory, "
+                                   "but 0.3 GB is available; give a smaller --table-bits (slower) "
                                    "or free memory\n")
 
 

@@ -34,16 +34,19 @@ from littlego.solver.build import LIBRARY_PATH
 
 # Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book's jobs and
 # its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
-# 2**28.
+# 2**25.
 DEFAULT_TABLE_BITS = 24
 TABLE_ENTRY_BYTES = 16
 BOOK_TABLE_BITS = 26
-# The empty board's value table (`littlego bench-value`): 2**26 entries, 1 GB, within its 2 GB.
-VALUE_TABLE_BITS = 26
+# The empty board's value table (`littlego bench-value`, `littlego value-table`): 2**25
+# entries, 512 MB, the fastest of 2**24 to 2**28 there (docs/value.md), within its 2 GB.
+VALUE_TABLE_BITS = 25
 MAX_TABLE_BITS = 34
 # A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
-# a ply-7 proof, between these bounds (2**16 entries is 1 MB; 2**28 solves the empty board).
-SIZED_TABLE_BITS = (16, 28)
+# a ply-7 proof, between these bounds (2**16 entries is 1 MB). No more than 2**25 even for the
+# empty board: more entries save nodes but their probes miss the caches, and a ply-3 win/loss
+# solve took 1.6 times the CPU on 2**28 entries as on 2**25 (docs/value.md).
+SIZED_TABLE_BITS = (16, 25)
 SIZED_TABLE_BITS_AT_PLY_7 = 24
 # The most nodes a CPU second of the compiled solver visits, with room (about 3 million on this
 # machine, docs/value.md): a search cut at a CPU limit never fills a table of more entries, and

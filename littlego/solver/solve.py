@@ -10,7 +10,7 @@ Prints `{"ply": 1, "result": "win", "moves": {"2,3": "win", "PASS": "loss", ...}
 move's result, every legal move's result, with --margins the exact margins in points (komi
 included) of the position and of each move, the nodes searched and the CPU seconds. Exit 2 with
 one line on stderr for bad input, a solver that cannot be built, a table larger than the memory
-available (the empty board's takes 4 GB: 2**28 entries of TABLE_ENTRY_BYTES) or a CPU limit
+available (the empty board's takes 512 MB: 2**25 entries of TABLE_ENTRY_BYTES) or a CPU limit
 reached.
 """
 
