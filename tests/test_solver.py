@@ -277,6 +277,25 @@ def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value(
         assert fresh.winning_move(position) == from_coord(3, 2)
 
 
+def test_value_searches_raise_the_opponents_key_point_and_win_loss_searches_do_not():
+    # Nine seeded positions 8 to 12 plies from the end: their value searches take 176,433
+    # nodes with the key point raised after a failed try (222,352 without); their win/loss
+    # searches keep the order the committed book was built with.
+    values, value_nodes, win_nodes = [], 0, 0
+    for plies in (8, 10, 12):
+        for k in range(3):
+            rng = random.Random(SEED + 100 + 10 * plies + k)
+            position = position_before_end(rng, plies, PASS_RATE, CAPTURE_RATE)
+            with solver.Solver(TEST_TABLE_BITS) as fresh:
+                values.append(fresh.value(position))
+                value_nodes += fresh.nodes
+            with solver.Solver(TEST_TABLE_BITS) as fresh:
+                fresh.wins(position)
+                win_nodes += fresh.nodes
+    assert values == [2, -2, 3, -1, 2, 0, -2, 2, 3]
+    assert (value_nodes, win_nodes) == (176433, 60651)
+
+
 def test_a_kept_table_answers_again_for_less(search):
     rng = random.Random(SEED + 1)
     position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)

@@ -6,13 +6,18 @@
  * at other thresholds (`search_value`, the exact value, asks several). Near the end,
  * `bounded` decides many nodes without a move: what the mover gets against an opponent who
  * only passes is an upper bound, what the opponent gets against a mover who only passes a
- * lower one. Order of tries: the killer of this depth, bigger captures, then the
- * history of refutations weighted 3**plies_left (a refutation far from the end outranks any
- * number near it; the Python solver measured 30% fewer nodes than plies**2), which starts from
- * the rings of the board (`RING`: the centre first). Not the move the table remembers: an entry
- * that does not decide a node was searched at another threshold (at one threshold every entry
- * decides), and its move, tried first there, cost the empty board's value table 57% more
- * nodes (944.9 M against 601.5 M, docs/value.md).
+ * lower one. Order of tries: the killer of this depth, bigger captures, then the history of
+ * refutations weighted 3**plies_left (a refutation far from the end outranks any number near it;
+ * the Python solver measured 30% fewer nodes than plies**2), which starts from the rings of the
+ * board (`RING`: the centre first). In `search_value`'s tests, after a try that failed, the
+ * opponent's refutation of it (its killer, a ply down) moves up to just below the captures: the
+ * opponent's key point is often the mover's too (`raise_key_point`; the empty board's value table
+ * 25% fewer nodes, docs/value.md). The win/loss search does not (it would take 29% fewer nodes
+ * there): its order chooses the winning moves the committed book was built from, and `make book`
+ * must still make that book. Not the move the table remembers: an entry that does not decide a
+ * node was searched at another threshold (at one threshold every entry decides), and its move,
+ * tried first there, cost the empty board's value table 57% more nodes (944.9 M against 601.5 M,
+ * docs/value.md).
  * A node makes all its children at once (`children_of`, one pass over the chains for every
  * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
  * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
@@ -33,7 +38,8 @@
 #define CLOCK_CHECK_MASK 0x3fffu
 #define STEPS_OF_ONE 2 /* search_value's steps from its guess before they double */
 #define HISTORY_BITS 52 /* history scores are halved before they outgrow this */
-#define CAPTURE_SHIFT 52
+#define KEY_POINT_SHIFT 52 /* the order's fields, above the history's 52 bits */
+#define CAPTURE_SHIFT 53
 #define KILLER_SHIFT 58
 
 static uint64_t HISTORY_WEIGHT[MAX_PLY + 2];
@@ -82,6 +88,7 @@ int search_init(search_t *s, int table_bits)
     if (table_init(&s->table, table_bits))
         return -1;
     s->symmetry_from = DEFAULT_SYMMETRY_FROM;
+    s->key_points = 0;
     /* Before any refutation the history tries the centre first and the edge last (a tie-break:
      * a refutation weighs 9 at least). Without it the first nodes of a proof, the costliest,
      * tried points in their numbering, the corner first: at ply 7, twice the nodes. */
@@ -291,6 +298,15 @@ static void select_next(child_t *children, int from, int count)
     }
 }
 
+/* After a try that failed: the untried child at the opponent's refutation of it (`point`, the
+ * killer one ply down) moves above the history, below the captures. */
+static void raise_key_point(child_t *children, int from, int count, int point)
+{
+    for (int i = from; i < count; i++)
+        if (children[i].move == point)
+            children[i].order |= (uint64_t)1 << KEY_POINT_SHIFT;
+}
+
 /* A child whose table entry shows it cannot reach `child_threshold` (its upper bound in
  * `child_upper`), or -1; children whose entries show they reach it are dropped from `children`
  * (and `count`), raising `upper`, the node's upper bound so far, to the least they leave. */
@@ -396,6 +412,8 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
             return -child;
         }
         upper = raise_to(upper, -child);
+        if (s->key_points)
+            raise_key_point(children, i + 1, count, s->killer[n->plies_left - 1]);
     }
     if (!n->passed) {
         node_t after_pass;
@@ -444,10 +462,11 @@ int search_value(search_t *s, const node_t *n, int guess, int *value)
     int t = guess <= low ? low + 1 : guess > high ? high : guess;
     int direction = 0; /* 1: rising from the guess, -1: falling, 0: bracketed (or none yet) */
     s->aborted = 0;
+    s->key_points = 1;
     for (int tests = 1; low < high; tests++) {
         int bound = at_least(s, n, t, NULL);
         if (s->aborted)
-            return SEARCH_ABORTED;
+            break;
         int way = bound >= t ? 1 : -1;
         if (way > 0)
             low = bound;
@@ -465,6 +484,9 @@ int search_value(search_t *s, const node_t *n, int guess, int *value)
         else
             t = low + (high - low + 1) / 2;
     }
+    s->key_points = 0;
+    if (s->aborted)
+        return SEARCH_ABORTED;
     *value = low;
     return 1;
 }

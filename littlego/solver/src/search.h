@@ -3,9 +3,10 @@
  *
  * Reading guide: start at `search_at_least` (search.c), a boolean alpha-beta ("null window")
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
- * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
- * move ordering. The win/loss question is one threshold (komi decides which: the binding
- * passes it); exact values come from several thresholds sharing the table (`search_value`).
+ * enhanced transposition cut-offs, a killer move per depth, the opponent's key point after a
+ * failed try and a history of refutations for move ordering. The win/loss question is one
+ * threshold (komi decides which: the binding passes it); exact values come from several
+ * thresholds sharing the table (`search_value`).
  */
 #ifndef LITTLEGO_SEARCH_H
 #define LITTLEGO_SEARCH_H
@@ -32,6 +33,7 @@ typedef struct {
     clock_t deadline; /* process CPU clock; 0: none */
     int aborted;      /* the deadline passed: nothing found since is proven */
     int symmetry_from; /* nodes with at least this many plies left are stored canonically */
+    int key_points;    /* raise the opponent's key point after a failed try (search_value) */
 } search_t;
 
 /* The extremes of a final stone difference. */
