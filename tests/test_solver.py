@@ -48,8 +48,8 @@ PASS_RATE = 0.08
 CAPTURE_RATE = 0.7
 TEST_TABLE_BITS = 18
 # What the library exports: the door's functions and its codes (src/api.h) as data.
-DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from", "lg_at_least",
-                  "lg_value", "lg_winning_move"}
+DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from",
+                  "lg_set_key_points", "lg_at_least", "lg_value", "lg_winning_move"}
 DOOR_CODES = {"lg_yes", "lg_no", "lg_aborted", "lg_illegal", "lg_no_win", "lg_not_a_move"}
 SECOND_NS = 10 ** 9
 # The margins' differential: plies left and positions at each, the quick sample and the slow
@@ -277,23 +277,25 @@ def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value(
         assert fresh.winning_move(position) == from_coord(3, 2)
 
 
-def test_value_searches_raise_the_opponents_key_point_and_win_loss_searches_do_not():
-    # Nine seeded positions 8 to 12 plies from the end: their value searches take 176,433
-    # nodes with the key point raised after a failed try (222,352 without); their win/loss
-    # searches keep the order the committed book was built with.
-    values, value_nodes, win_nodes = [], 0, 0
+def test_value_questions_raise_the_opponents_key_point_and_win_loss_questions_do_not():
+    # Nine seeded positions 8 to 12 plies from the end. Their values take 176,433 nodes with
+    # the key point raised after a failed try (222,352 without), their value tables
+    # (`move_values`, whose win/loss round is a value question too) 771,876 (788,902 with the
+    # round in the win/loss order); their win/loss questions keep the order the committed book
+    # was built from (60,651 nodes; 57,178 with the key point).
+    nodes = {"value": 0, "wins": 0, "move_values": 0}
+    answers = {question: [] for question in nodes}
     for plies in (8, 10, 12):
         for k in range(3):
             rng = random.Random(SEED + 100 + 10 * plies + k)
             position = position_before_end(rng, plies, PASS_RATE, CAPTURE_RATE)
-            with solver.Solver(TEST_TABLE_BITS) as fresh:
-                values.append(fresh.value(position))
-                value_nodes += fresh.nodes
-            with solver.Solver(TEST_TABLE_BITS) as fresh:
-                fresh.wins(position)
-                win_nodes += fresh.nodes
-    assert values == [2, -2, 3, -1, 2, 0, -2, 2, 3]
-    assert (value_nodes, win_nodes) == (176433, 60651)
+            for question in nodes:
+                with solver.Solver(TEST_TABLE_BITS) as fresh:
+                    answers[question].append(getattr(fresh, question)(position))
+                    nodes[question] += fresh.nodes
+    assert answers["value"] == [2, -2, 3, -1, 2, 0, -2, 2, 3]
+    assert [max(table.values()) for table in answers["move_values"]] == answers["value"]
+    assert nodes == {"value": 176433, "wins": 60651, "move_values": 771876}
 
 
 def test_a_kept_table_answers_again_for_less(search):

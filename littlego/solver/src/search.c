@@ -9,12 +9,12 @@
  * lower one. Order of tries: the killer of this depth, bigger captures, then the history of
  * refutations weighted 3**plies_left (a refutation far from the end outranks any number near it;
  * the Python solver measured 30% fewer nodes than plies**2), which starts from the rings of the
- * board (`RING`: the centre first). In `search_value`'s tests, after a try that failed, the
- * opponent's refutation of it (its killer, a ply down) moves up to just below the captures: the
- * opponent's key point is often the mover's too (`raise_key_point`; the empty board's value table
- * 25% fewer nodes, docs/value.md). The win/loss search does not (it would take 29% fewer nodes
- * there): its order chooses the winning moves the committed book was built from, and `make book`
- * must still make that book. Not the move the table remembers: an entry that does not decide a
+ * board (`RING`: the centre first). With `key_points` set (the binding sets it for its value
+ * questions), after a try that failed, the opponent's refutation of it (its killer, a ply down)
+ * moves up to just below the captures: the opponent's key point is often the mover's too
+ * (`raise_key_point`; the empty board's value table 35% fewer nodes, docs/value.md). Win/loss
+ * questions leave it unset (they would take 29% fewer nodes too): their order chooses the
+ * winning moves the committed book was built from, and `make book` must still make that book. Not the move the table remembers: an entry that does not decide a
  * node was searched at another threshold (at one threshold every entry decides), and its move,
  * tried first there, cost the empty board's value table 57% more nodes (944.9 M against 601.5 M,
  * docs/value.md).
@@ -462,11 +462,10 @@ int search_value(search_t *s, const node_t *n, int guess, int *value)
     int t = guess <= low ? low + 1 : guess > high ? high : guess;
     int direction = 0; /* 1: rising from the guess, -1: falling, 0: bracketed (or none yet) */
     s->aborted = 0;
-    s->key_points = 1;
     for (int tests = 1; low < high; tests++) {
         int bound = at_least(s, n, t, NULL);
         if (s->aborted)
-            break;
+            return SEARCH_ABORTED;
         int way = bound >= t ? 1 : -1;
         if (way > 0)
             low = bound;
@@ -484,9 +483,6 @@ int search_value(search_t *s, const node_t *n, int guess, int *value)
         else
             t = low + (high - low + 1) / 2;
     }
-    s->key_points = 0;
-    if (s->aborted)
-        return SEARCH_ABORTED;
     *value = low;
     return 1;
 }

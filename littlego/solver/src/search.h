@@ -33,7 +33,7 @@ typedef struct {
     clock_t deadline; /* process CPU clock; 0: none */
     int aborted;      /* the deadline passed: nothing found since is proven */
     int symmetry_from; /* nodes with at least this many plies left are stored canonically */
-    int key_points;    /* raise the opponent's key point after a failed try (search_value) */
+    int key_points;    /* raise the opponent's key point after a failed try (0 by default) */
 } search_t;
 
 /* The extremes of a final stone difference. */
