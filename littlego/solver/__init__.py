@@ -4,10 +4,11 @@ Reading guide: start at `Solver` (one C search context: its transposition table 
 between questions, so related questions get cheaper) and `analyse` (every legal move's result
 as one JSON object, what `littlego solve` prints). This module is the one door from Python to
 the C code (src/api.c): it loads build.LIBRARY_PATH with ctypes when first asked, never at
-import, compiling it first (build.py) when it is missing, as in a fresh `pip install`, and owns the scoring
-rule's komi through go_board (the C search only compares stone differences with a threshold).
-Both sides of the door use the same words (`table_bits`, `winning_move`, `symmetry_from`,
-PASS), and the door's codes (`Codes`) are read from the library, which exports src/api.h's.
+import, compiling it first (build.py) when it is missing, as in a fresh `pip install`, and owns
+the scoring rule's komi through go_board (the C search only compares stone differences with a
+threshold). Both sides of the door use the same words (`table_bits`, `winning_move`,
+`symmetry_from`, `key_points`, PASS), and the door's codes (`Codes`) are read from the library,
+which exports src/api.h's.
 Offline only: the per-move path never imports it.
 
 Why C through ctypes: the standard library loads it, so nothing but gcc is needed to build
