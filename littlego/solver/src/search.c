@@ -13,11 +13,11 @@
  * questions), after a try that failed, the opponent's refutation of it (its killer, a ply down)
  * moves up to just below the captures: the opponent's key point is often the mover's too
  * (`raise_key_point`; the empty board's value table 35% fewer nodes, docs/value.md). Win/loss
- * questions leave it unset (they would take 29% fewer nodes too): their order chooses the
- * winning moves the committed book was built from, and `make book` must still make that book. Not the move the table remembers: an entry that does not decide a
- * node was searched at another threshold (at one threshold every entry decides), and its move,
- * tried first there, cost the empty board's value table 57% more nodes (944.9 M against 601.5 M,
- * docs/value.md).
+ * questions leave it unset (they would take 29% fewer nodes too): their order chooses the winning
+ * moves the committed book was built from, and `make book` must still make that book. Not the move
+ * the table remembers: an entry that does not decide a node was searched at another threshold (at
+ * one threshold every entry decides), and its move, tried first there, cost the empty board's
+ * value table 57% more nodes (944.9 M against 601.5 M, docs/value.md).
  * A node makes all its children at once (`children_of`, one pass over the chains for every
  * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
  * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
