@@ -7,7 +7,7 @@ the C code (src/api.c): it loads build.LIBRARY_PATH with ctypes when first asked
 import, compiling it first (build.py) when it is missing, as in a fresh `pip install`, and owns
 the scoring rule's komi through go_board (the C search only compares stone differences with a
 threshold). Both sides of the door use the same words (`table_bits`, `winning_move`,
-`symmetry_from`, `key_points`, PASS), and the door's codes (`Codes`) are read from the library,
+`symmetry_from`, `value_order`, PASS), and the door's codes (`Codes`) are read from the library,
 which exports src/api.h's.
 Offline only: the per-move path never imports it.
 
@@ -94,7 +94,7 @@ def _load():
         library.lg_nodes.restype = ctypes.c_ulonglong
         library.lg_nodes.argtypes = [ctypes.c_void_p]
         library.lg_set_symmetry_from.argtypes = [ctypes.c_void_p, ctypes.c_int]
-        library.lg_set_key_points.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        library.lg_set_value_order.argtypes = [ctypes.c_void_p, ctypes.c_int]
         library.lg_at_least.restype = ctypes.c_int
         library.lg_at_least.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 4 + [
             ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_double]
@@ -172,7 +172,7 @@ class Solver(object):
 
     def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
         self._handle = None
-        self._key_points = False
+        self._in_value_order = False
         if not 2 <= table_bits <= MAX_TABLE_BITS:
             raise ValueError("table_bits {} is not in 2..{}".format(table_bits, MAX_TABLE_BITS))
         self._lib, self._codes = _load()
@@ -220,18 +220,18 @@ class Solver(object):
     @contextlib.contextmanager
     def _value_order(self):
         """The value questions' order of tries: the opponent's key point raised after a failed
-        try (src/search.c; the empty board's value table took 35% fewer nodes). Win/loss
-        questions keep the order the committed book was built from: `make book` must still
-        make that book."""
-        outer = self._key_points
-        self._lib.lg_set_key_points(self._live(), 1)
-        self._key_points = True
+        try, self-ataris tried late (src/search.c; the empty board's value table took 35% and
+        then 6% fewer nodes). Win/loss questions keep the order the committed book was built
+        from: `make book` must still make that book."""
+        outer = self._in_value_order
+        self._lib.lg_set_value_order(self._live(), 1)
+        self._in_value_order = True
         try:
             yield
         finally:
-            self._key_points = outer
+            self._in_value_order = outer
             if self._handle:
-                self._lib.lg_set_key_points(self._handle, int(outer))
+                self._lib.lg_set_value_order(self._handle, int(outer))
 
     def _checked(self, result, move):
         """`result`, a door's answer about `move`: OutOfTime when the CPU limit passed first,

@@ -3,8 +3,9 @@
  *
  * Reading guide: start at `search_at_least` (search.c), a boolean alpha-beta ("null window")
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
- * enhanced transposition cut-offs, a killer move per depth, the opponent's key point after a
- * failed try and a history of refutations for move ordering. The win/loss question is one
+ * enhanced transposition cut-offs, a killer move per depth, a history of refutations and, for
+ * value questions, the opponent's key point after a failed try and self-ataris late, for move
+ * ordering. The win/loss question is one
  * threshold (komi decides which: the binding passes it); exact values come from several
  * thresholds sharing the table (`search_value`).
  */
@@ -33,7 +34,7 @@ typedef struct {
     clock_t deadline; /* process CPU clock; 0: none */
     int aborted;      /* the deadline passed: nothing found since is proven */
     int symmetry_from; /* nodes with at least this many plies left are stored canonically */
-    int key_points;    /* raise the opponent's key point after a failed try (0 by default) */
+    int value_order;   /* the value questions' order (search.c): 0 by default */
 } search_t;
 
 /* The extremes of a final stone difference. */
