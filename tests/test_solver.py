@@ -278,12 +278,12 @@ def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value(
 
 
 def test_value_questions_take_their_own_order_of_tries_and_win_loss_questions_do_not():
-    # Nine seeded positions 8 to 12 plies from the end. Their values take 150,379 nodes in the
+    # Nine seeded positions 8 to 12 plies from the end. Their values take 147,568 nodes in the
     # value questions' order (176,433 with the opponent's key point raised after a failed try
-    # but self-ataris in the history's place, 222,352 with neither), their value tables
-    # (`move_values`, whose win/loss round is a value question too) 730,132 (771,876 with the
-    # key point alone); their win/loss questions keep the order the committed book was built
-    # from (60,651 nodes; 57,178 with the key point).
+    # but no self-atari put late, 222,352 with neither), their value tables (`move_values`,
+    # whose win/loss round is a value question too) 703,844 (771,876 with the key point
+    # alone); their win/loss questions keep the order the committed book was built from
+    # (60,651 nodes; 57,178 with the key point).
     nodes = {"value": 0, "wins": 0, "move_values": 0}
     answers = {question: [] for question in nodes}
     for plies in (8, 10, 12):
@@ -296,7 +296,7 @@ def test_value_questions_take_their_own_order_of_tries_and_win_loss_questions_do
                     nodes[question] += fresh.nodes
     assert answers["value"] == [2, -2, 3, -1, 2, 0, -2, 2, 3]
     assert [max(table.values()) for table in answers["move_values"]] == answers["value"]
-    assert nodes == {"value": 150379, "wins": 60651, "move_values": 730132}
+    assert nodes == {"value": 147568, "wins": 60651, "move_values": 703844}
 
 
 def test_a_kept_table_answers_again_for_less(search):

@@ -13,9 +13,9 @@
  * questions), after a try that failed, the opponent's refutation of it (its killer, a ply down)
  * moves up to just below the captures: the opponent's key point is often the mover's too
  * (`raise_key_point`; the empty board's value table 35% fewer nodes, docs/value.md), and from
- * SELF_ATARI_MIN_PLIES a placement that leaves its own chain in atari without a capture comes
- * last among the moves the history ranks (`self_atari`; 6% fewer nodes there, 12% on seven
- * value tables of ply 4). Win/loss
+ * SELF_ATARI_MIN_PLIES a placement that leaves its own chain in atari without a capture is no
+ * killer and comes last among the moves the history ranks (`self_atari`; 14% fewer nodes
+ * there, 18% on seven value tables of ply 4; a self-atari key point keeps its place). Win/loss
  * questions leave it unset (they would take 29% fewer nodes too): their order chooses the winning
  * moves the committed book was built from, and `make book` must still make that book. Not the move
  * the table remembers: an entry that does not decide a node was searched at another threshold (at
@@ -295,12 +295,11 @@ static int children_of(search_t *s, const node_t *n, int probe,
             c->key = search_key(s, &c->node, &c->symmetry);
             table_prefetch(&s->table, c->key);
         }
-        uint64_t not_self_atari = 0;
-        if (s->value_order && n->plies_left >= SELF_ATARI_MIN_PLIES)
-            not_self_atari = captured || !self_atari(&pl, point, own, opp);
-        c->order = not_self_atari << NOT_SELF_ATARI_SHIFT
-            | (uint64_t)(point == killer) << KILLER_SHIFT
-            | (uint64_t)popcount(captured) << CAPTURE_SHIFT | s->history[point];
+        int late = s->value_order && n->plies_left >= SELF_ATARI_MIN_PLIES && !captured
+            && self_atari(&pl, point, own, opp);
+        c->order = (uint64_t)(point == killer && !late) << KILLER_SHIFT
+            | (uint64_t)popcount(captured) << CAPTURE_SHIFT
+            | (uint64_t)!late << NOT_SELF_ATARI_SHIFT | s->history[point];
         count++;
     }
     return count;
