@@ -50,8 +50,8 @@ LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int symmetry_from)
 }
 
 /* Whether searches take the value questions' order of tries (search.c: the opponent's key
- * point after a failed try, self-ataris late): the binding's value questions do, its win/loss
- * questions do not (the book's order). */
+ * point after a failed try, self-ataris late and never the killer): the binding's value
+ * questions do, its win/loss questions do not (the book's order). */
 LG_EXPORT void lg_set_value_order(lg_solver *s, int on) { s->value_order = on; }
 
 /* The door's answer for a search's result (1, 0 or SEARCH_ABORTED). */

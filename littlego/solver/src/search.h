@@ -3,11 +3,10 @@
  *
  * Reading guide: start at `search_at_least` (search.c), a boolean alpha-beta ("null window")
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
- * enhanced transposition cut-offs, a killer move per depth, a history of refutations and, for
- * value questions, the opponent's key point after a failed try and self-ataris late, for move
- * ordering. The win/loss question is one
- * threshold (komi decides which: the binding passes it); exact values come from several
- * thresholds sharing the table (`search_value`).
+ * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
+ * move ordering (value questions add the opponent's key point after a failed try and put
+ * self-ataris late). The win/loss question is one threshold (komi decides which: the binding
+ * passes it); exact values come from several thresholds sharing the table (`search_value`).
  */
 #ifndef LITTLEGO_SEARCH_H
 #define LITTLEGO_SEARCH_H
