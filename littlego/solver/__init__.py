@@ -172,7 +172,6 @@ class Solver(object):
 
     def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
         self._handle = None
-        self._in_value_order = False
         if not 2 <= table_bits <= MAX_TABLE_BITS:
             raise ValueError("table_bits {} is not in 2..{}".format(table_bits, MAX_TABLE_BITS))
         self._lib, self._codes = _load()
@@ -223,15 +222,12 @@ class Solver(object):
         try, self-ataris tried late and never as the killer (src/search.c; the empty board's
         value table took 35% and then 14% fewer nodes). Win/loss questions keep the order the
         committed book was built from: `make book` must still make that book."""
-        outer = self._in_value_order
         self._lib.lg_set_value_order(self._live(), 1)
-        self._in_value_order = True
         try:
             yield
         finally:
-            self._in_value_order = outer
             if self._handle:
-                self._lib.lg_set_value_order(self._handle, int(outer))
+                self._lib.lg_set_value_order(self._handle, 0)
 
     def _checked(self, result, move):
         """`result`, a door's answer about `move`: OutOfTime when the CPU limit passed first,
@@ -266,15 +262,20 @@ class Solver(object):
         it a stone at a time, then in doubling steps, then bisections of the bounds the tests
         showed: the nearer the guess, the fewer tests. OutOfTime after `cpu_limit` CPU seconds;
         ValueError for an illegal move."""
+        with self._value_order():
+            return self._value(position, move, cpu_limit, guess)
+
+    def _value(self, position, move, cpu_limit, guess):
+        """`value` in the order of tries already set (`move_values` sets it for all its
+        questions)."""
         if guess is None:
             guess = needed_diff(position.to_move)
         value = ctypes.c_int()
-        with self._value_order():
-            result = self._lib.lg_value(
-                self._live(), position.black, position.white, position.prev_black,
-                position.prev_white, _search_ply(position),
-                self._codes.not_a_move if move is None else move, guess, cpu_limit or 0.0,
-                ctypes.byref(value))
+        result = self._lib.lg_value(
+            self._live(), position.black, position.white, position.prev_black,
+            position.prev_white, _search_ply(position),
+            self._codes.not_a_move if move is None else move, guess, cpu_limit or 0.0,
+            ctypes.byref(value))
         self._checked(result, move)
         return value.value
 
@@ -298,7 +299,7 @@ class Solver(object):
             results = self.move_results(position, _left(deadline))
             values, guess = {}, None
             for move in results:
-                values[move] = guess = self.value(position, move, _left(deadline), guess)
+                values[move] = guess = self._value(position, move, _left(deadline), guess)
         return values
 
 
