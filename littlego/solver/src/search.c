@@ -242,11 +242,11 @@ static int search_work(uint64_t nodes)
     return nodes ? 64 - __builtin_clzll(nodes) : 0;
 }
 
-/* Whether the placement at `point` (without a capture; `own`, `opp`: the boards after it) leaves
- * its chain one liberty at most. */
-static int self_atari(const placements_t *pl, int point, bits own, bits opp)
+/* Whether the placement at `point` (without a capture; `own`: the mover's stones after it)
+ * leaves its chain one liberty at most. */
+static int self_atari(const placements_t *pl, int point, bits own)
 {
-    bits empty = FULL_BOARD & ~(own | opp);
+    bits empty = pl->empty & ~(1u << point); /* nothing was captured */
     bits around = NEIGHBOURS[point] & empty;
     if (around & (around - 1))
         return 0; /* two empty neighbours stay liberties */
@@ -296,7 +296,7 @@ static int children_of(search_t *s, const node_t *n, int probe,
             table_prefetch(&s->table, c->key);
         }
         int late = s->value_order && n->plies_left >= SELF_ATARI_MIN_PLIES && !captured
-            && self_atari(&pl, point, own, opp);
+            && self_atari(&pl, point, own);
         c->order = (uint64_t)(point == killer && !late) << KILLER_SHIFT
             | (uint64_t)popcount(captured) << CAPTURE_SHIFT
             | (uint64_t)!late << NOT_SELF_ATARI_SHIFT | s->history[point];
