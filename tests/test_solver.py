@@ -47,8 +47,12 @@ VALUE_MAX_PLIES = 5
 PASS_RATE = 0.08
 CAPTURE_RATE = 0.7
 TEST_TABLE_BITS = 18
+# The smallest table of one-word entries (src/table.h's NARROW_MIN_BITS), crowded by a proof
+# this many plies from the end.
+NARROW_MIN_TABLE_BITS = 21
+CROWDED_PLIES = 18
 # What the library exports: the door's functions and its codes (src/api.h) as data.
-DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_set_symmetry_from",
+DOOR_FUNCTIONS = {"lg_new", "lg_free", "lg_nodes", "lg_table_bytes", "lg_set_symmetry_from",
                   "lg_set_value_order", "lg_at_least", "lg_value", "lg_winning_move"}
 DOOR_CODES = {"lg_yes", "lg_no", "lg_aborted", "lg_illegal", "lg_no_win", "lg_not_a_move"}
 SECOND_NS = 10 ** 9
@@ -307,6 +311,26 @@ def test_a_kept_table_answers_again_for_less(search):
         nodes = fresh.nodes
         assert fresh.wins(position) == first
         assert fresh.nodes - nodes < nodes
+
+
+def test_a_table_takes_8_bytes_an_entry_from_2_21_entries_and_16_below():
+    # One word an entry where the key's tag fits beside the fields (src/table.c), a second
+    # word for the whole key below; a table is whole huge pages of 2 MiB.
+    mebibyte = 2 ** 20
+    assert [solver.table_bytes(bits) // mebibyte for bits in (2, 16, 18, 20, 21, 24, 26)] == [
+        2, 2, 4, 16, 16, 128, 512]
+
+
+def test_a_crowded_one_word_table_searches_node_for_node_as_16_byte_entries_did():
+    # 2**21 entries, the smallest table of one-word entries, under a proof that stores more
+    # nodes than it holds: entries are given up and found again by their tags alone. The nodes
+    # are those the 16-byte entries took (commit 89583dc, on 2**21 entries as on 2**24's
+    # 3,560,988): a tag that matched another node's entry would have changed them.
+    rng = random.Random(SEED + 1000 + 10 * CROWDED_PLIES)
+    position = position_before_end(rng, CROWDED_PLIES, PASS_RATE, CAPTURE_RATE)
+    with solver.Solver(NARROW_MIN_TABLE_BITS) as crowded:
+        assert crowded.value(position) == 5
+        assert crowded.nodes == 4008631
 
 
 def test_a_cpu_limit_stops_a_long_proof():
@@ -668,10 +692,10 @@ def test_solve_infers_the_ply_from_the_stones_and_reports_it(tmp_path, capsys):
 
 def test_solve_says_in_one_line_when_the_table_does_not_fit(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(solve.psutil, "virtual_memory",
-                        lambda: collections.namedtuple("Memory", "available")(3 * 10 ** 8))
+                        lambda: collections.namedtuple("Memory", "available")(2 * 10 ** 8))
     assert solve.main(["--empty"]) == 2
-    assert capsys.readouterr() == ("", "solve: the table (--table-bits 25) needs 0.5 GB of memory, "
-                                   "but 0.3 GB is available; give a smaller --table-bits (slower) "
+    assert capsys.readouterr() == ("", "solve: the table (--table-bits 25) needs 0.3 GB of memory, "
+                                   "but 0.2 GB is available; give a smaller --table-bits (slower) "
                                    "or free memory\n")
 
 

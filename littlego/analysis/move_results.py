@@ -50,7 +50,7 @@ SOURCE_TABLE = "stored value table"
 SOURCE_SOLVER, SOURCE_SEARCH, SOURCE_BOOK = "exact solver", "exact search", "book"
 SOLVER_MODULE = "littlego.solver"
 HALF_POINTS = 2.0  # endgame's margins are in half points
-# SolverMargins' table: at most 2**24 entries (256 MB), littlego.solver.table_bits_for's below it.
+# SolverMargins' table: at most 2**24 entries (128 MB), littlego.solver.table_bits_for's below it.
 ON_DEMAND_TABLE_BITS = 24
 
 

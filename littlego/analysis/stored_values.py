@@ -202,7 +202,7 @@ def main(argv=None):
     parser.add_argument("--positions", type=int, default=None, metavar="N",
                         help="solve at most N positions not yet stored, then stop (default: all)")
     parser.add_argument("--table-bits", type=int, default=solver.VALUE_TABLE_BITS,
-                        help="the solver's table, 2**B entries of 16 bytes (default %(default)s)")
+                        help="the solver's table, 2**B entries (default %(default)s)")
     parser.add_argument("--out", default=PATH, help="the file (default: the package's)")
     add_quiet_option(parser)
     args = parser.parse_args(argv)

@@ -124,7 +124,7 @@ def table(found):
     if "replies" in found:
         lines.append("| then the replies to {first}, same table | {cpu} | {nodes:,} |"
                      .format(**found["replies"]))
-    lines += ["", "Tables of 2**{} entries (16 bytes each), one at a time; peak resident memory "
+    lines += ["", "Tables of 2**{} entries, one at a time; peak resident memory "
               "{} GiB.".format(found["table_bits"], found["peak_rss_gib"]),
               "", "The first moves (one row a class of symmetric moves):", ""]
     lines += _value_table_lines(found["value_table"]["rows"], "the mover's")
@@ -137,7 +137,7 @@ def table(found):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--table-bits", type=int, default=solver.VALUE_TABLE_BITS,
-                        help="2**B entries of 16 bytes per table (default %(default)s)")
+                        help="2**B entries per table (default %(default)s)")
     parser.add_argument("--no-replies", action="store_true",
                         help="skip White's replies to the centre")
     parser.add_argument("--json", action="store_true")

@@ -34,15 +34,14 @@ from go_board import BLACK, needed_diff
 from littlego.solver import build
 from littlego.solver.build import LIBRARY_PATH
 
-# Table entries are 16 bytes: 2**24 is 256 MB, enough for a ply-7 proof; the book's jobs and
-# its check take 2**26 (1 GB each, two at once on this 2-core, 24 GB machine), the full solve
-# 2**25.
+# Table entries are 8 bytes from 2**21 entries (16 below: `table_bytes`): 2**24 is 128 MB,
+# enough for a ply-7 proof; the book's jobs and its check take 2**26 (512 MB each, two at once
+# on this 2-core, 24 GB machine), the full solve 2**25.
 DEFAULT_TABLE_BITS = 24
-TABLE_ENTRY_BYTES = 16
 BOOK_TABLE_BITS = 26
-# The empty board's value table (`littlego bench-value`, `littlego value-table`): 2**25
-# entries, 512 MB, the fastest of 2**24 to 2**28 there (docs/value.md), within its 2 GB.
-VALUE_TABLE_BITS = 25
+# The empty board's value table (`littlego bench-value`, `littlego value-table`): 2**26
+# entries, 512 MB, the fastest of 2**25 to 2**27 there (docs/value.md), within its 2 GB.
+VALUE_TABLE_BITS = 26
 MAX_TABLE_BITS = 34
 # A one-position search's table by its plies left (`table_bits_for`): 2 bits a ply, 2**24 for
 # a ply-7 proof, between these bounds (2**16 entries is 1 MB). No more than 2**25 even for the
@@ -52,7 +51,7 @@ SIZED_TABLE_BITS = (16, 25)
 SIZED_TABLE_BITS_AT_PLY_7 = 24
 # The most nodes a CPU second of the compiled solver visits, with room (about 3 million on this
 # machine, docs/value.md): a search cut at a CPU limit never fills a table of more entries, and
-# zeroing 2**28 entries (4 GB) alone took 5.9 CPU s, where the question had 0.2 s.
+# zeroing 2**28 entries (4 GB then) alone took 5.9 CPU s, where the question had 0.2 s.
 MAX_NODES_PER_CPU_SECOND = 1 << 23
 # The door's codes (src/api.h), each read from the int the library exports as `lg_<name>`:
 # the answers yes and no, aborted (the CPU limit passed first), illegal (a move the rules
@@ -93,6 +92,8 @@ def _load():
         library.lg_free.argtypes = [ctypes.c_void_p]
         library.lg_nodes.restype = ctypes.c_ulonglong
         library.lg_nodes.argtypes = [ctypes.c_void_p]
+        library.lg_table_bytes.restype = ctypes.c_ulonglong
+        library.lg_table_bytes.argtypes = [ctypes.c_int]
         library.lg_set_symmetry_from.argtypes = [ctypes.c_void_p, ctypes.c_int]
         library.lg_set_value_order.argtypes = [ctypes.c_void_p, ctypes.c_int]
         library.lg_at_least.restype = ctypes.c_int
@@ -109,6 +110,13 @@ def _load():
                          for name in Codes._fields))
         _library = library
     return _library, _codes
+
+
+def table_bytes(table_bits):
+    """The memory a table of 2**table_bits entries takes, in bytes (src/table.c: 8 bytes an
+    entry, 16 in tables under 2**21 entries); Unavailable as `available` says."""
+    library, _ = _load()
+    return library.lg_table_bytes(table_bits)
 
 
 def available():

@@ -14,7 +14,7 @@ chooses them) at every position Black can reach through ply 10 while it keeps it
 Black's slips along it from ply 5 on is a job of AFTER_SLIPS, White's proven answers through
 ply 10. The repertoire is built first (its slips are the later jobs). Each strategy is cut
 into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster, each
-on a solver of its own with a table of 2**--table-bits entries (16 bytes each). A job's answers
+on a solver of its own with a table of 2**--table-bits entries (solver.table_bytes). A job's answers
 (and the repertoire) are saved in --cache as soon as it ends, in a folder named by the solver's
 sources and the table size (`job_folder`), so an interrupted build resumes where it stopped and
 a changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
@@ -120,7 +120,7 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=2, help="local worker processes")
     parser.add_argument("--ray", metavar="ADDRESS", help="run the jobs on this Ray cluster")
     parser.add_argument("--table-bits", type=int, default=solver.BOOK_TABLE_BITS,
-                        help="each job's table: 2**B entries of 16 bytes (default %(default)s)")
+                        help="each job's table: 2**B entries (default %(default)s)")
     parser.add_argument("--cache", default=DEFAULT_CACHE, help="each job's saved result")
     parser.add_argument("--fresh", action="store_true", help="ignore saved job results")
     parser.add_argument("--rule", choices=sorted(repertoire.RULES),

@@ -10,7 +10,7 @@ Prints `{"ply": 1, "result": "win", "moves": {"2,3": "win", "PASS": "loss", ...}
 move's result, every legal move's result, with --margins the exact margins in points (komi
 included) of the position and of each move, the nodes searched and the CPU seconds. Exit 2 with
 one line on stderr for bad input, a solver that cannot be built, a table larger than the memory
-available (the empty board's takes 512 MB: 2**25 entries of TABLE_ENTRY_BYTES) or a CPU limit
+available (the empty board's takes 256 MB: 2**25 entries, solver.table_bytes) or a CPU limit
 reached.
 """
 
@@ -39,7 +39,7 @@ def parse_args(argv):
                         help="exact margins of the position and of every move (slower)")
     parser.add_argument("--cpu", type=float, help="give up after this many CPU seconds")
     parser.add_argument("--table-bits", type=int,
-                        help="2**B table entries of 16 bytes (default: sized by the plies "
+                        help="2**B table entries (default: sized by the plies "
                         "left, solver.table_bits_for)")
     return parser.parse_args(argv)
 
@@ -61,7 +61,7 @@ def position_of(path, ply):
 def check_memory(table_bits):
     """MemoryError, in words, when the table of 2**table_bits entries does not fit in the memory
     available now (the search would swap for hours or be killed)."""
-    needed = solver.TABLE_ENTRY_BYTES << table_bits
+    needed = solver.table_bytes(table_bits)
     available = psutil.virtual_memory().available
     if needed > available:
         raise MemoryError("the table (--table-bits {}) needs {:.1f} GB of memory, but {:.1f} GB is "

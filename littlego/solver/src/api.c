@@ -43,6 +43,9 @@ LG_EXPORT void lg_free(lg_solver *s)
 
 LG_EXPORT unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
 
+/* The memory a solver's table of 2**table_bits entries takes, in bytes. */
+LG_EXPORT unsigned long long lg_table_bytes(int table_bits) { return table_bytes(table_bits); }
+
 /* Nodes with at least `symmetry_from` plies left are stored under their smallest image. */
 LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int symmetry_from)
 {

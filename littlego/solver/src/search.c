@@ -111,10 +111,19 @@ int search_init(search_t *s, int table_bits)
 void search_free(search_t *s) { table_free(&s->table); }
 
 
+/* A node's key: both boards, then the plies left (0..MAX_PLY), the pass and the ko point + 1
+ * (0..NUM_POINTS), each field within KEY_FIELD_BITS: below 2**KEY_BITS (table.h), never 0. */
+#define KEY_FIELD_BITS 5
+#define PLIES_AT (2 * NUM_POINTS)
+#define PASSED_AT (PLIES_AT + KEY_FIELD_BITS)
+#define KO_AT (PASSED_AT + 1)
+_Static_assert(MAX_PLY < 1 << KEY_FIELD_BITS && NUM_POINTS < 1 << KEY_FIELD_BITS
+               && KO_AT + KEY_FIELD_BITS <= KEY_BITS, "a key's fields fit below KEY_BITS");
+
 static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
 {
-    return (uint64_t)own | (uint64_t)opp << NUM_POINTS | (uint64_t)plies_left << 50
-        | (uint64_t)passed << 55 | (uint64_t)(ko + 1) << 56;
+    return (uint64_t)own | (uint64_t)opp << NUM_POINTS | (uint64_t)plies_left << PLIES_AT
+        | (uint64_t)passed << PASSED_AT | (uint64_t)(ko + 1) << KO_AT;
 }
 
 /* The node's table key and the symmetry that maps the node to the stored image. */
@@ -337,15 +346,16 @@ static int known_refutation(search_t *s, child_t *children, int *count, int chil
 {
     int kept = 0;
     for (int i = 0; i < *count; i++) {
-        entry_t *e = table_probe(&s->table, children[i].key);
-        if (e && e->upper < child_threshold) {
-            *child_upper = e->upper;
+        entry_t e;
+        int found = table_probe(&s->table, children[i].key, &e);
+        if (found && e.upper < child_threshold) {
+            *child_upper = e.upper;
             return i;
         }
-        if (!e || e->lower < child_threshold)
+        if (!found || e.lower < child_threshold)
             children[kept++] = children[i];
         else
-            *upper = raise_to(*upper, -e->lower);
+            *upper = raise_to(*upper, -e.lower);
     }
     *count = kept;
     return -1;
@@ -397,11 +407,13 @@ static int at_least(search_t *s, const node_t *n, int t, const child_t *probed)
         } else {
             key = search_key(s, n, &symmetry);
         }
-        entry_t *e = table_probe(&s->table, key);
-        if (e && e->lower >= t)
-            return e->lower;
-        if (e && e->upper < t)
-            return e->upper;
+        entry_t e;
+        if (table_probe(&s->table, key, &e)) {
+            if (e.lower >= t)
+                return e.lower;
+            if (e.upper < t)
+                return e.upper;
+        }
     }
     child_t children[NUM_POINTS];
     int etc = n->plies_left >= ETC_MIN_PLIES;
@@ -460,10 +472,11 @@ int search_winning_move(search_t *s, const node_t *n, int threshold)
     if (n->plies_left < TABLE_MIN_PLIES)
         return NO_MOVE;
     int symmetry;
-    entry_t *e = table_probe(&s->table, search_key(s, n, &symmetry));
-    if (!e || e->lower < threshold || e->best == NO_MOVE)
+    entry_t e;
+    if (!table_probe(&s->table, search_key(s, n, &symmetry), &e) || e.lower < threshold
+        || e.best == NO_MOVE)
         return NO_MOVE;
-    return SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e->best];
+    return SYMMETRIC_POINT[INVERSE_SYMMETRY[symmetry]][e.best];
 }
 
 int search_at_least(search_t *s, const node_t *n, int threshold)
