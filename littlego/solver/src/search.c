@@ -24,8 +24,9 @@
  * A node makes all its children at once (`children_of`, one pass over the chains for every
  * placement) and asks each child's bounds on the way: a child the bounds show lost for its mover
  * proves the node at once, one they show won is dropped. From ETC_MIN_PLIES, enhanced cut-offs
- * then probe the children's table entries (prefetched as the children are made) and drop the
- * children the table shows won; a child searched afterwards reuses its key and skips its bounds.
+ * then probe the children's table entries (prefetched as the children are made; a child's
+ * symmetric key from the node's images, `child_key`) and drop the children the table shows won;
+ * a child searched afterwards reuses its key and skips its bounds.
  * Performance compromises: no table below TABLE_MIN_PLIES (those nodes are cheaper to search
  * than to store), symmetric lookups only from symmetry_from plies left, table cut-offs of
  * children only from ETC_MIN_PLIES, bounds only up to BOUNDS_MAX_PLIES.
@@ -126,15 +127,13 @@ static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
         | (uint64_t)passed << PASSED_AT | (uint64_t)(ko + 1) << KO_AT;
 }
 
-/* The node's table key and the symmetry that maps the node to the stored image. */
-static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
+/* The smallest key of the node `n` seen under each symmetry (`images[sym]`: both its boards
+ * under symmetry sym), and that symmetry. */
+static uint64_t smallest_key(const node_t *n, const board_pair images[NUM_SYMMETRIES],
+                             int *symmetry)
 {
     uint64_t best = raw_key(n->own, n->opp, n->plies_left, n->passed, n->ko);
     *symmetry = 0;
-    if (n->plies_left < s->symmetry_from)
-        return best;
-    board_pair images[NUM_SYMMETRIES];
-    symmetric_images(pair_of(n->own, n->opp), images);
     for (int sym = 1; sym < NUM_SYMMETRIES; sym++) {
         uint64_t key = raw_key(first_of(images[sym]), second_of(images[sym]), n->plies_left,
                                n->passed, n->ko == NO_KO ? NO_KO : SYMMETRIC_POINT[sym][n->ko]);
@@ -144,6 +143,34 @@ static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
         }
     }
     return best;
+}
+
+/* The node's table key and the symmetry that maps the node to the stored image. */
+static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
+{
+    if (n->plies_left < s->symmetry_from) {
+        *symmetry = 0;
+        return raw_key(n->own, n->opp, n->plies_left, n->passed, n->ko);
+    }
+    board_pair images[NUM_SYMMETRIES];
+    symmetric_images(pair_of(n->own, n->opp), images);
+    return smallest_key(n, images, symmetry);
+}
+
+/* `search_key` of `child`, the node after a placement at `point` that took `captured`, from the
+ * images of the node before it (`parent`): the child's boards are the parent's swapped, plus the
+ * stone, less the captures, and so are their images (new images only of the captures). */
+static uint64_t child_key(const node_t *child, const board_pair parent[NUM_SYMMETRIES],
+                          int point, bits captured, int *symmetry)
+{
+    board_pair images[NUM_SYMMETRIES], taken[NUM_SYMMETRIES] = {0};
+    if (captured)
+        symmetric_images(pair_of(captured, 0), taken);
+    for (int sym = 0; sym < NUM_SYMMETRIES; sym++) {
+        board_pair swapped = parent[sym] >> PAIR_SHIFT | parent[sym] << PAIR_SHIFT;
+        images[sym] = (swapped | pair_of(0, 1u << SYMMETRIC_POINT[sym][point])) & ~taken[sym];
+    }
+    return smallest_key(child, images, symmetry);
 }
 
 int search_child(const node_t *n, int move, node_t *child)
@@ -279,6 +306,11 @@ static int children_of(search_t *s, const node_t *n, int probe,
     int killer = s->killer[n->plies_left];
     placements_t pl;
     placements_init(&pl, n->own, n->opp);
+    /* The node's images, when its children's keys come from them (`child_key`). */
+    int symmetric = probe && n->plies_left - 1 >= s->symmetry_from;
+    board_pair images[NUM_SYMMETRIES];
+    if (symmetric)
+        symmetric_images(pair_of(n->own, n->opp), images);
     for (bits left = pl.empty; left; left &= left - 1) {
         int point = lowest_point(left);
         child_t *c = children + count;
@@ -301,7 +333,8 @@ static int children_of(search_t *s, const node_t *n, int probe,
             continue;
         }
         if (probe) {
-            c->key = search_key(s, &c->node, &c->symmetry);
+            c->key = symmetric ? child_key(&c->node, images, point, captured, &c->symmetry)
+                               : search_key(s, &c->node, &c->symmetry);
             table_prefetch(&s->table, c->key);
         }
         int late = s->value_order && n->plies_left >= SELF_ATARI_MIN_PLIES && !captured
