@@ -324,8 +324,8 @@ def test_a_table_takes_8_bytes_an_entry_from_2_21_entries_and_16_below():
 def test_a_crowded_one_word_table_searches_node_for_node_as_16_byte_entries_did():
     # 2**21 entries, the smallest table of one-word entries, under a proof that stores more
     # nodes than it holds: entries are given up and found again by their tags alone. The nodes
-    # are those the 16-byte entries took (commit 89583dc, on 2**21 entries as on 2**24's
-    # 3,560,988): a tag that matched another node's entry would have changed them.
+    # are those the 16-byte entries took on 2**21 entries (commit 89583dc; 3,560,988 on an
+    # uncrowded 2**24 table): a tag that matched another node's entry would have changed them.
     rng = random.Random(SEED + 1000 + 10 * CROWDED_PLIES)
     position = position_before_end(rng, CROWDED_PLIES, PASS_RATE, CAPTURE_RATE)
     with solver.Solver(NARROW_MIN_TABLE_BITS) as crowded:

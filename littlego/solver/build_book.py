@@ -14,12 +14,13 @@ chooses them) at every position Black can reach through ply 10 while it keeps it
 Black's slips along it from ply 5 on is a job of AFTER_SLIPS, White's proven answers through
 ply 10. The repertoire is built first (its slips are the later jobs). Each strategy is cut
 into jobs (solver.strategy.jobs) that run on --jobs local processes or the --ray cluster, each
-on a solver of its own with a table of 2**--table-bits entries (solver.table_bytes). A job's answers
-(and the repertoire) are saved in --cache as soon as it ends, in a folder named by the solver's
-sources and the table size (`job_folder`), so an interrupted build resumes where it stopped and
-a changed solver starts over; --fresh starts over too. Where two jobs answer the same position (a
-transposition), the earlier job in STRATEGIES' order (AFTER_SLIPS last) gives the answer: every
-answer is a proven win, and that job walked every reply after it. A try's position is lost for
+on a solver of its own with a table of 2**--table-bits entries (solver.table_bytes: 512 MB for
+the default 2**26). A job's answers (and the repertoire) are saved in --cache as soon as it
+ends, in a folder named by the solver's sources and the table size (`job_folder`), so an
+interrupted build resumes where it stopped and a changed solver starts over; --fresh starts
+over too. Where two jobs answer the same position (a transposition), the earlier job in
+STRATEGIES' order (AFTER_SLIPS last) gives the answer: every answer is a proven win, and that
+job walked every reply after it. A try's position is lost for
 White, so no winning answer can share it (the build stops if one does).
 Last, the seam (solver/seam.py): at the winner's first ply past each strategy, the positions
 whose in-game exact search would refute a losing move before finding a winning one get the

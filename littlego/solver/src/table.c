@@ -122,20 +122,32 @@ void table_prefetch(const table_t *t, uint64_t key)
     __builtin_prefetch(bucket_of(t, key));
 }
 
+/* The entry whose fields are `fields`. */
+static entry_t entry_of(uint64_t fields)
+{
+    int move = field(fields, MOVE_AT, MOVE_BITS);
+    entry_t entry = {field(fields, 0, BOUND_BITS) - BOUND_OFFSET,
+                     field(fields, UPPER_AT, BOUND_BITS) - BOUND_OFFSET,
+                     move == MOVE_FIELD_NONE ? NO_MOVE : move};
+    return entry;
+}
+
+/* The work of the entry in `slot`, -1 when the slot is empty. */
+static int work_of(const table_t *t, const uint64_t *slot)
+{
+    uint64_t fields = fields_of(t, slot);
+    return fields ? field(fields, WORK_AT, WORK_BITS) : -1;
+}
+
 int table_probe(const table_t *t, uint64_t key, entry_t *found)
 {
     const uint64_t *slot = bucket_of(t, key);
     uint64_t tag = tag_of(t, key);
-    for (int i = 0; i < BUCKET_SIZE; i++, slot += t->slot_words) {
-        if (!holds(t, slot, tag))
-            continue;
-        uint64_t fields = fields_of(t, slot);
-        int best = field(fields, MOVE_AT, MOVE_BITS);
-        found->lower = field(fields, 0, BOUND_BITS) - BOUND_OFFSET;
-        found->upper = field(fields, UPPER_AT, BOUND_BITS) - BOUND_OFFSET;
-        found->best = best == MOVE_FIELD_NONE ? NO_MOVE : best;
-        return 1;
-    }
+    for (int i = 0; i < BUCKET_SIZE; i++, slot += t->slot_words)
+        if (holds(t, slot, tag)) {
+            *found = entry_of(fields_of(t, slot));
+            return 1;
+        }
     return 0;
 }
 
@@ -143,32 +155,28 @@ void table_store(table_t *t, uint64_t key, int lower, int upper, int best, int w
 {
     uint64_t *bucket = bucket_of(t, key), *slot = NULL;
     uint64_t tag = tag_of(t, key);
-    int move = best == NO_MOVE ? MOVE_FIELD_NONE : best;
     if (work > WORK_MAX)
         work = WORK_MAX;
     for (int i = 0; i < BUCKET_SIZE; i++) {
         uint64_t *here = bucket + i * t->slot_words;
         if (holds(t, here, tag)) {
             slot = here; /* tighten what is known */
-            uint64_t fields = fields_of(t, slot);
-            int kept_lower = field(fields, 0, BOUND_BITS) - BOUND_OFFSET;
-            int kept_upper = field(fields, UPPER_AT, BOUND_BITS) - BOUND_OFFSET;
-            if (kept_lower > lower)
-                lower = kept_lower;
-            if (kept_upper < upper)
-                upper = kept_upper;
-            if (field(fields, WORK_AT, WORK_BITS) > work)
-                work = field(fields, WORK_AT, WORK_BITS);
+            entry_t kept = entry_of(fields_of(t, slot));
+            if (kept.lower > lower)
+                lower = kept.lower;
+            if (kept.upper < upper)
+                upper = kept.upper;
+            if (work_of(t, slot) > work)
+                work = work_of(t, slot);
             if (best == NO_MOVE) /* a store without a move keeps the entry's */
-                move = field(fields, MOVE_AT, MOVE_BITS);
+                best = kept.best;
             break;
         }
-        uint64_t here_fields = fields_of(t, here);
-        if (!slot || (fields_of(t, slot) && (!here_fields
-                                             || field(here_fields, WORK_AT, WORK_BITS)
-                                                 < field(fields_of(t, slot), WORK_AT, WORK_BITS))))
+        if (!slot || work_of(t, here) < work_of(t, slot)) /* an empty slot, else the least work */
             slot = here;
     }
-    write_slot(t, slot, tag, (uint64_t)(lower + BOUND_OFFSET) | (uint64_t)(upper + BOUND_OFFSET)
-                   << UPPER_AT | (uint64_t)move << MOVE_AT | (uint64_t)work << WORK_AT);
+    int move = best == NO_MOVE ? MOVE_FIELD_NONE : best;
+    write_slot(t, slot, tag, (uint64_t)(lower + BOUND_OFFSET)
+                                 | (uint64_t)(upper + BOUND_OFFSET) << UPPER_AT
+                                 | (uint64_t)move << MOVE_AT | (uint64_t)work << WORK_AT);
 }
