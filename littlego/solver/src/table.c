@@ -44,8 +44,8 @@ static int field(uint64_t fields, int at, int width)
 
 static uint64_t *bucket_of(const table_t *t, uint64_t key)
 {
-    return t->words + ((key * HASH_MULTIPLIER >> INDEX_SHIFT) & t->mask)
-        * (BUCKET_SIZE * t->slot_words);
+    uint64_t index = key * HASH_MULTIPLIER >> INDEX_SHIFT & (((uint64_t)1 << t->index_bits) - 1);
+    return t->words + index * (BUCKET_SIZE * t->slot_words);
 }
 
 /* What a slot keeps of `key` (see the top). */
@@ -80,12 +80,17 @@ static void write_slot(const table_t *t, uint64_t *slot, uint64_t tag, uint64_t 
     }
 }
 
+/* A table has one bucket at least. */
+static int entry_bits(int table_bits)
+{
+    return table_bits < BUCKET_BITS ? BUCKET_BITS : table_bits;
+}
+
 static int slot_words_for(int table_bits) { return table_bits < NARROW_MIN_BITS ? 2 : 1; }
 
 size_t table_bytes(int table_bits)
 {
-    if (table_bits < BUCKET_BITS)
-        table_bits = BUCKET_BITS;
+    table_bits = entry_bits(table_bits);
     size_t bytes = ((size_t)slot_words_for(table_bits) * sizeof(uint64_t)) << table_bits;
     if (bytes % HUGE_PAGE_BYTES)
         bytes += HUGE_PAGE_BYTES - bytes % HUGE_PAGE_BYTES;
@@ -95,8 +100,7 @@ size_t table_bytes(int table_bits)
 int table_init(table_t *t, int table_bits)
 {
     size_t bytes = table_bytes(table_bits);
-    if (table_bits < BUCKET_BITS)
-        table_bits = BUCKET_BITS;
+    table_bits = entry_bits(table_bits);
     t->index_bits = table_bits - BUCKET_BITS;
     t->slot_words = slot_words_for(table_bits);
     /* Probes land anywhere in the table: on huge pages (where the kernel allows them) they miss
@@ -107,7 +111,6 @@ int table_init(table_t *t, int table_bits)
         return -1;
     madvise(t->words, bytes, MADV_HUGEPAGE);
     memset(t->words, 0, bytes);
-    t->mask = ((uint64_t)1 << t->index_bits) - 1;
     return 0;
 }
 

@@ -35,7 +35,6 @@ typedef struct {
 
 typedef struct {
     uint64_t *words;
-    uint64_t mask;   /* bucket index mask */
     int index_bits;  /* log2 of the number of buckets */
     int slot_words;  /* 1, or 2 under 2**NARROW_MIN_BITS entries */
 } table_t;
