@@ -6,7 +6,7 @@ bits NEIGHBOURS[NUM_POINTS];
 void rules_init(void)
 {
     for (int p = 0; p < NUM_POINTS; p++)
-        NEIGHBOURS[p] = dilate(1u << p) ^ (1u << p);
+        NEIGHBOURS[p] = neighbours_of(1u << p);
 }
 
 int place_stone(bits own, bits opp, int point, int ko, bits *new_own, bits *new_opp,
@@ -37,25 +37,29 @@ void placements_init(placements_t *pl, bits own, bits opp)
     pl->empty = empty;
     pl->captures_somewhere = 0;
     /* A chain holding a stone with two empty neighbours has two liberties or more: one flood
-     * fill per side settles all those (own ones breathe, opponent ones cannot be captured), and
-     * only the rest are looked at chain by chain. */
-    pl->breathing = chain_of(own, with_empty_neighbours(own, empty, 2));
-    bits safe = chain_of(opp, with_empty_neighbours(opp, empty, 2));
-    for (bits left = (own & ~pl->breathing) | (opp & ~safe); left;) {
-        bits seed = left & -left;
-        bits chain = chain_of(seed & opp ? opp : own, seed);
-        left &= ~chain;
-        bits liberties = neighbours_of(chain) & empty;
-        int one_liberty = !(liberties & (liberties - 1));
-        if (seed & own) {
-            if (!one_liberty)
-                pl->breathing |= chain;
-        } else if (one_liberty) {
+     * fill of both sides settles all those (own ones breathe, opponent ones cannot be
+     * captured), and only the rest are looked at chain by chain, a chain of each side a fill. */
+    board_pair stones = pair_of(own, opp);
+    board_pair settled = pair_chain_of(stones, pair_of(with_empty_neighbours(own, empty, 2),
+                                                       with_empty_neighbours(opp, empty, 2)));
+    pl->breathing = first_of(settled);
+    bits own_left = own & ~first_of(settled), opp_left = opp & ~second_of(settled);
+    while (own_left | opp_left) {
+        board_pair chains = pair_chain_of(stones, pair_of(own_left & -own_left,
+                                                          opp_left & -opp_left));
+        bits own_chain = first_of(chains), opp_chain = second_of(chains);
+        own_left &= ~own_chain;
+        opp_left &= ~opp_chain;
+        bits own_liberties = neighbours_of(own_chain) & empty;
+        if (own_liberties & (own_liberties - 1))
+            pl->breathing |= own_chain;
+        bits liberties = neighbours_of(opp_chain) & empty;
+        if (opp_chain && !(liberties & (liberties - 1))) {
             int point = lowest_point(liberties);
             if (pl->captures_somewhere & liberties)
-                pl->capture_at[point] |= chain;
+                pl->capture_at[point] |= opp_chain;
             else
-                pl->capture_at[point] = chain;
+                pl->capture_at[point] = opp_chain;
             pl->captures_somewhere |= liberties;
         }
     }

@@ -50,9 +50,6 @@ static inline bits neighbours_of(bits b)
     return left_in(b) | right_in(b) | upper_in(b) | lower_in(b);
 }
 
-/* `b` and every point orthogonally adjacent to it. */
-static inline bits dilate(bits b) { return b | neighbours_of(b); }
-
 /* The points of `stones` with at least `wanted` (1..4) points of `empty` next to them: the
  * four neighbour planes (`left_in` and its kin) added bit by bit. A chain holding such a stone
  * has that many liberties at least, so one flood fill from all of them (`chain_of`) settles
@@ -78,16 +75,40 @@ static inline bits with_empty_neighbours(bits stones, bits empty, int wanted)
     return stones & found;
 }
 
-/* The chains of `stones` that hold a stone of `seeds` (one bit: the chain of that stone). */
-static inline bits chain_of(bits stones, bits seeds)
+/* Two boards in one word: `first` in bits 0..24, `second` from PAIR_SHIFT. A flood fill (below)
+ * or a symmetry (symmetry.h) of both costs what one of one does. */
+typedef uint64_t board_pair;
+#define PAIR_SHIFT 32
+
+static inline board_pair pair_of(bits first, bits second)
 {
-    bits chain = seeds;
+    return (board_pair)first | (board_pair)second << PAIR_SHIFT;
+}
+
+static inline bits first_of(board_pair pair) { return (bits)pair; }
+static inline bits second_of(board_pair pair) { return (bits)(pair >> PAIR_SHIFT); }
+
+/* `chain_of` on both boards of a pair at once. A shift moves a stone of one board off its 25
+ * points only onto bits that hold no stone (25..31, or past either end), so only the wrap
+ * between columns is masked: the `& stones` drops the rest. */
+static inline board_pair pair_chain_of(board_pair stones, board_pair seeds)
+{
+    const board_pair left_edge = pair_of(LEFT_COLUMN, LEFT_COLUMN);
+    const board_pair right_edge = pair_of(RIGHT_COLUMN, RIGHT_COLUMN);
+    board_pair chain = seeds;
     for (;;) {
-        bits grown = dilate(chain) & stones;
+        board_pair grown = (chain | (chain << 1 & ~left_edge) | (chain >> 1 & ~right_edge)
+                            | chain << SIZE | chain >> SIZE) & stones;
         if (grown == chain)
             return chain;
         chain = grown;
     }
+}
+
+/* The chains of `stones` that hold a stone of `seeds` (one bit: the chain of that stone). */
+static inline bits chain_of(bits stones, bits seeds)
+{
+    return first_of(pair_chain_of(stones, seeds));
 }
 
 /* Every placement of the side `own` at once: what each would capture and where a placement

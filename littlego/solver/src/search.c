@@ -67,6 +67,8 @@ static int lines_from_edge(int line)
     return line < SIZE - 1 - line ? line : SIZE - 1 - line;
 }
 
+static void init_images(void);
+
 static void init_tables(void)
 {
     if (initialised)
@@ -85,6 +87,7 @@ static void init_tables(void)
             if (SYMMETRIC_POINT[t][SYMMETRIC_POINT[s][1]] == 1
                 && SYMMETRIC_POINT[t][SYMMETRIC_POINT[s][SIZE]] == SIZE)
                 INVERSE_SYMMETRY[s] = t;
+    init_images();
     initialised = 1;
 }
 
@@ -127,22 +130,34 @@ static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
         | (uint64_t)passed << PASSED_AT | (uint64_t)(ko + 1) << KO_AT;
 }
 
-/* The smallest key of the node `n` seen under each symmetry (`images[sym]`: both its boards
- * under symmetry sym), and that symmetry. */
-static uint64_t smallest_key(const node_t *n, const board_pair images[NUM_SYMMETRIES],
-                             int *symmetry)
+/* Lane s: the image under symmetry s of a stone at the point on a pair's second board
+ * (STONE_IMAGE[point]), of a key's ko field (KO_IMAGE[ko + 1]; [0], no ko: nothing). */
+static pair_images STONE_IMAGE[NUM_POINTS], KO_IMAGE[NUM_POINTS + 1];
+
+static void init_images(void)
 {
-    uint64_t best = raw_key(n->own, n->opp, n->plies_left, n->passed, n->ko);
+    for (int p = 0; p < NUM_POINTS; p++) {
+        symmetric_images(pair_of(0, 1u << p), &STONE_IMAGE[p]);
+        for (int sym = 0; sym < NUM_SYMMETRIES; sym++)
+            KO_IMAGE[p + 1][sym] = raw_key(0, 0, 0, 0, SYMMETRIC_POINT[sym][p]);
+    }
+}
+
+/* The smallest key of the node `n` seen under each symmetry (`images`: both its boards under
+ * every symmetry), and that symmetry (the first, where two images are one). The keys of all 8
+ * are made at once, lane by lane; the fields no symmetry changes join the smallest. */
+static uint64_t smallest_key(const node_t *n, const pair_images *images, int *symmetry)
+{
+    pair_images keys = (*images & FULL_BOARD) | (*images >> PAIR_SHIFT) << NUM_POINTS
+        | KO_IMAGE[n->ko + 1];
+    uint64_t best = keys[0];
     *symmetry = 0;
-    for (int sym = 1; sym < NUM_SYMMETRIES; sym++) {
-        uint64_t key = raw_key(first_of(images[sym]), second_of(images[sym]), n->plies_left,
-                               n->passed, n->ko == NO_KO ? NO_KO : SYMMETRIC_POINT[sym][n->ko]);
-        if (key < best) {
-            best = key;
+    for (int sym = 1; sym < NUM_SYMMETRIES; sym++)
+        if (keys[sym] < best) {
+            best = keys[sym];
             *symmetry = sym;
         }
-    }
-    return best;
+    return best | raw_key(0, 0, n->plies_left, n->passed, NO_KO);
 }
 
 /* The node's table key and the symmetry that maps the node to the stored image. */
@@ -152,25 +167,24 @@ static uint64_t search_key(const search_t *s, const node_t *n, int *symmetry)
         *symmetry = 0;
         return raw_key(n->own, n->opp, n->plies_left, n->passed, n->ko);
     }
-    board_pair images[NUM_SYMMETRIES];
-    symmetric_images(pair_of(n->own, n->opp), images);
-    return smallest_key(n, images, symmetry);
+    pair_images images;
+    symmetric_images(pair_of(n->own, n->opp), &images);
+    return smallest_key(n, &images, symmetry);
 }
 
 /* `search_key` of `child`, the node after a placement at `point` that took `captured`, from the
  * images of the node before it (`parent`): the child's boards are the parent's swapped, plus the
  * stone, less the captures, and so are their images (new images only of the captures). */
-static uint64_t child_key(const node_t *child, const board_pair parent[NUM_SYMMETRIES],
-                          int point, bits captured, int *symmetry)
+static uint64_t child_key(const node_t *child, const pair_images *parent, int point,
+                          bits captured, int *symmetry)
 {
-    board_pair images[NUM_SYMMETRIES], taken[NUM_SYMMETRIES] = {0};
-    if (captured)
-        symmetric_images(pair_of(captured, 0), taken);
-    for (int sym = 0; sym < NUM_SYMMETRIES; sym++) {
-        board_pair swapped = parent[sym] >> PAIR_SHIFT | parent[sym] << PAIR_SHIFT;
-        images[sym] = (swapped | pair_of(0, 1u << SYMMETRIC_POINT[sym][point])) & ~taken[sym];
+    pair_images images = (*parent >> PAIR_SHIFT | *parent << PAIR_SHIFT) | STONE_IMAGE[point];
+    if (captured) {
+        pair_images taken;
+        symmetric_images(pair_of(captured, 0), &taken);
+        images &= ~taken;
     }
-    return smallest_key(child, images, symmetry);
+    return smallest_key(child, &images, symmetry);
 }
 
 int search_child(const node_t *n, int move, node_t *child)
@@ -308,9 +322,9 @@ static int children_of(search_t *s, const node_t *n, int probe,
     placements_init(&pl, n->own, n->opp);
     /* The node's images, when its children's keys come from them (`child_key`). */
     int symmetric = probe && n->plies_left - 1 >= s->symmetry_from;
-    board_pair images[NUM_SYMMETRIES];
+    pair_images images;
     if (symmetric)
-        symmetric_images(pair_of(n->own, n->opp), images);
+        symmetric_images(pair_of(n->own, n->opp), &images);
     for (bits left = pl.empty; left; left &= left - 1) {
         int point = lowest_point(left);
         child_t *c = children + count;
@@ -333,7 +347,7 @@ static int children_of(search_t *s, const node_t *n, int probe,
             continue;
         }
         if (probe) {
-            c->key = symmetric ? child_key(&c->node, images, point, captured, &c->symmetry)
+            c->key = symmetric ? child_key(&c->node, &images, point, captured, &c->symmetry)
                                : search_key(s, &c->node, &c->symmetry);
             table_prefetch(&s->table, c->key);
         }

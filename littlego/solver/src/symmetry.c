@@ -3,10 +3,10 @@
  * two boards of a pair: every term is masked to one board's 25 points, in both halves. */
 #include "symmetry.h"
 
-#define IN_BOTH(mask) ((board_pair)(mask) | (board_pair)(mask) << PAIR_SHIFT)
 #define TRANSPOSE_STEP (SIZE - 1) /* (r, c) -> (c, r) moves a point by 4 (c - r) */
 
 int SYMMETRIC_POINT[NUM_SYMMETRIES][NUM_MOVES];
+static pair_images LANES_WITH[NUM_SYMMETRIES]; /* [bit]: all ones in the lanes s with s & bit */
 static board_pair COLUMN[SIZE], ROW[SIZE], DIAGONAL[2 * SIZE - 1]; /* DIAGONAL[d + 4]: c - r = d */
 
 static int symmetric_point(int point, int s)
@@ -33,50 +33,59 @@ void symmetry_init(void)
     }
     for (int p = 0; p < NUM_POINTS; p++) {
         int row = p / SIZE, col = p % SIZE;
-        COLUMN[col] |= IN_BOTH(1u << p);
-        ROW[row] |= IN_BOTH(1u << p);
-        DIAGONAL[col - row + SIZE - 1] |= IN_BOTH(1u << p);
+        COLUMN[col] |= pair_of(1u << p, 1u << p);
+        ROW[row] |= pair_of(1u << p, 1u << p);
+        DIAGONAL[col - row + SIZE - 1] |= pair_of(1u << p, 1u << p);
     }
+    for (int bit = 1; bit < NUM_SYMMETRIES; bit <<= 1)
+        for (int s = 0; s < NUM_SYMMETRIES; s++)
+            LANES_WITH[bit][s] = s & bit ? ~(board_pair)0 : 0;
 }
 
-/* Column c and column SIZE - 1 - c swap places (the middle column stays). */
-static board_pair flip_columns(board_pair b)
+/* Column c and column SIZE - 1 - c swap places (the middle column stays), in every lane. */
+static void flip_columns(const pair_images *b, pair_images *image)
 {
-    board_pair image = b & COLUMN[SIZE / 2];
+    *image = *b & COLUMN[SIZE / 2];
     for (int c = 0; c < SIZE / 2; c++) {
         int shift = SIZE - 1 - 2 * c;
-        image |= (b & COLUMN[c]) << shift | (b >> shift & COLUMN[c]);
+        *image |= (*b & COLUMN[c]) << shift | (*b >> shift & COLUMN[c]);
     }
-    return image;
 }
 
-/* Row r and row SIZE - 1 - r swap places (the middle row stays). */
-static board_pair flip_rows(board_pair b)
+/* Row r and row SIZE - 1 - r swap places (the middle row stays), in every lane. */
+static void flip_rows(const pair_images *b, pair_images *image)
 {
-    board_pair image = b & ROW[SIZE / 2];
+    *image = *b & ROW[SIZE / 2];
     for (int r = 0; r < SIZE / 2; r++) {
         int shift = (SIZE - 1 - 2 * r) * SIZE;
-        image |= (b & ROW[r]) << shift | (b >> shift & ROW[r]);
+        *image |= (*b & ROW[r]) << shift | (*b >> shift & ROW[r]);
     }
-    return image;
 }
 
-static board_pair transpose(board_pair b)
+static void transpose(const pair_images *b, pair_images *image)
 {
-    board_pair image = b & DIAGONAL[SIZE - 1];
+    *image = *b & DIAGONAL[SIZE - 1];
     for (int d = 1; d < SIZE; d++)
-        image |= (b & DIAGONAL[SIZE - 1 + d]) << TRANSPOSE_STEP * d
-            | (b & DIAGONAL[SIZE - 1 - d]) >> TRANSPOSE_STEP * d;
-    return image;
+        *image |= (*b & DIAGONAL[SIZE - 1 + d]) << TRANSPOSE_STEP * d
+            | (*b & DIAGONAL[SIZE - 1 - d]) >> TRANSPOSE_STEP * d;
 }
 
-void symmetric_images(board_pair pair, board_pair images[NUM_SYMMETRIES])
+/* `b` becomes `changed` in the lanes of the symmetries with `bit` (1, 2 or 4). */
+static void keep_in_lanes(int bit, const pair_images *changed, pair_images *b)
 {
-    images[0] = pair;
-    images[4] = transpose(pair);
-    for (int t = 0; t < NUM_SYMMETRIES; t += 4) {
-        images[t + 1] = flip_columns(images[t]);
-        images[t + 2] = flip_rows(images[t]);
-        images[t + 3] = flip_columns(images[t + 2]);
-    }
+    *b = (*changed & LANES_WITH[bit]) | (*b & ~LANES_WITH[bit]);
+}
+
+/* Every lane starts as the pair; the lanes of the symmetries that transpose are transposed,
+ * then those that flip the rows flipped, then those that flip the columns. */
+void symmetric_images(board_pair pair, pair_images *images)
+{
+    pair_images changed;
+    *images = (pair_images){0} + pair;
+    transpose(images, &changed);
+    keep_in_lanes(4, &changed, images);
+    flip_rows(images, &changed);
+    keep_in_lanes(2, &changed, images);
+    flip_columns(images, &changed);
+    keep_in_lanes(1, &changed, images);
 }

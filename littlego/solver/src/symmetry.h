@@ -3,8 +3,9 @@
  * transposition table stores a node under the smallest of its 8 images (search.c).
  *
  * Reading guide: start at `symmetric_images`. Both boards of a node travel in one 64-bit word
- * (`board_pair`), and each symmetry is a few masked shifts of that word, so the 8 images of both
- * boards cost one transpose and six flips.
+ * (`board_pair`, rules.h), and each symmetry is a few masked shifts of that word; the 8 images
+ * are made side by side in the lanes of one vector (`pair_images`), so they cost one transpose
+ * and two flips.
  */
 #ifndef LITTLEGO_SYMMETRY_H
 #define LITTLEGO_SYMMETRY_H
@@ -12,24 +13,18 @@
 #include "rules.h"
 
 #define NUM_SYMMETRIES 8
-#define PAIR_SHIFT 32 /* the second board of a pair starts here */
 
 extern int SYMMETRIC_POINT[NUM_SYMMETRIES][NUM_MOVES];
 
-/* Two boards in one word: `first` in bits 0..24, `second` from PAIR_SHIFT. */
-typedef uint64_t board_pair;
+/* A pair's images under every symmetry, one a lane (lane s: under symmetry s): a vector of the
+ * compiler's (GCC's and Clang's vector extensions), so each step below acts on all 8 at once,
+ * in one instruction where the CPU has 512-bit registers. Passed by address: by value, the
+ * calling convention for such vectors differs between CPUs. */
+typedef board_pair pair_images __attribute__((vector_size(NUM_SYMMETRIES * sizeof(board_pair))));
 
 void symmetry_init(void);
 
-static inline board_pair pair_of(bits first, bits second)
-{
-    return (board_pair)first | (board_pair)second << PAIR_SHIFT;
-}
-
-static inline bits first_of(board_pair pair) { return (bits)pair & FULL_BOARD; }
-static inline bits second_of(board_pair pair) { return (bits)(pair >> PAIR_SHIFT); }
-
-/* The images of both boards of `pair` under every symmetry (`images[s]`: under symmetry s). */
-void symmetric_images(board_pair pair, board_pair images[NUM_SYMMETRIES]);
+/* The images of both boards of `pair` under every symmetry, into `images`. */
+void symmetric_images(board_pair pair, pair_images *images);
 
 #endif
