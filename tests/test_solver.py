@@ -281,13 +281,14 @@ def test_after_a_value_search_the_winning_move_is_the_one_that_proved_the_value(
         assert fresh.winning_move(position) == from_coord(3, 2)
 
 
-def test_value_questions_take_their_own_order_of_tries_and_win_loss_questions_do_not():
-    # Nine seeded positions 8 to 12 plies from the end. Their values take 147,568 nodes in the
-    # value questions' order (176,433 with the opponent's key point raised after a failed try
-    # but no self-atari put late, 222,352 with neither), their value tables (`move_values`,
-    # whose win/loss round is a value question too) 703,844 (771,876 with the key point
-    # alone); their win/loss questions keep the order the committed book was built from
-    # (60,651 nodes; 57,178 with the key point).
+def test_value_questions_take_their_own_order_and_keys_and_win_loss_questions_do_not():
+    # Nine seeded positions 8 to 12 plies from the end. Their values take 131,485 nodes in the
+    # value questions' order with their symmetric keys from 2 plies left (147,568 with the keys
+    # from 6 plies left, as win/loss questions keep them; 176,433 with the opponent's key point
+    # raised after a failed try but no self-atari put late, 222,352 with neither), their value
+    # tables (`move_values`, whose win/loss round is a value question too) 639,839 (703,844
+    # with the keys from 6, 771,876 with the key point alone); their win/loss questions keep
+    # the searches the committed book was built from (60,651 nodes; 57,178 with the key point).
     nodes = {"value": 0, "wins": 0, "move_values": 0}
     answers = {question: [] for question in nodes}
     for plies in (8, 10, 12):
@@ -300,7 +301,7 @@ def test_value_questions_take_their_own_order_of_tries_and_win_loss_questions_do
                     nodes[question] += fresh.nodes
     assert answers["value"] == [2, -2, 3, -1, 2, 0, -2, 2, 3]
     assert [max(table.values()) for table in answers["move_values"]] == answers["value"]
-    assert nodes == {"value": 147568, "wins": 60651, "move_values": 703844}
+    assert nodes == {"value": 131485, "wins": 60651, "move_values": 639839}
 
 
 def test_a_kept_table_answers_again_for_less(search):
@@ -326,9 +327,10 @@ def test_a_crowded_one_word_table_searches_node_for_node_as_16_byte_entries_did(
     # nodes than it holds: entries are given up and found again by their tags alone. The nodes
     # are those the 16-byte entries took on 2**21 entries (commit 89583dc; 3,560,988 on an
     # uncrowded 2**24 table): a tag that matched another node's entry would have changed them.
+    # Symmetric keys from 6 plies left, where value questions had them then.
     rng = random.Random(SEED + 1000 + 10 * CROWDED_PLIES)
     position = position_before_end(rng, CROWDED_PLIES, PASS_RATE, CAPTURE_RATE)
-    with solver.Solver(NARROW_MIN_TABLE_BITS) as crowded:
+    with solver.Solver(NARROW_MIN_TABLE_BITS, symmetry_from=6) as crowded:
         assert crowded.value(position) == 5
         assert crowded.nodes == 4008631
 

@@ -175,8 +175,9 @@ class Solver(object):
     """One search context of the C solver; `close` (or `with`) frees its table.
 
     `symmetry_from`: nodes with at least this many plies left are stored under the smallest of
-    their 8 symmetric images (None: the C default, 6); more than 24 turns the images off, a
-    check that the symmetric table changes no answer."""
+    their 8 symmetric images, in every question (None: the C defaults, 6 in win/loss questions
+    and 2 in value questions, src/search.c); more than 24 turns the images off, a check that the
+    symmetric table changes no answer."""
 
     def __init__(self, table_bits=DEFAULT_TABLE_BITS, symmetry_from=None):
         self._handle = None
@@ -228,8 +229,9 @@ class Solver(object):
     def _value_order(self):
         """The value questions' order of tries: the opponent's key point raised after a failed
         try, self-ataris tried late and never as the killer (src/search.c; the empty board's
-        value table took 35% and then 14% fewer nodes). Win/loss questions keep the order the
-        committed book was built from: `make book` must still make that book."""
+        value table took 35% and then 14% fewer nodes), and their symmetric keys from 2 plies
+        left (28% fewer). Win/loss questions keep the searches the committed book was built
+        from: `make book` must still make that book."""
         self._lib.lg_set_value_order(self._live(), 1)
         try:
             yield

@@ -46,15 +46,17 @@ LG_EXPORT unsigned long long lg_nodes(const lg_solver *s) { return s->nodes; }
 /* The memory a solver's table of 2**table_bits entries takes, in bytes. */
 LG_EXPORT unsigned long long lg_table_bytes(int table_bits) { return table_bytes(table_bits); }
 
-/* Nodes with at least `symmetry_from` plies left are stored under their smallest image. */
+/* Nodes with at least `symmetry_from` plies left are stored under their smallest image, in
+ * every question (each kind has its own default, search.c). */
 LG_EXPORT void lg_set_symmetry_from(lg_solver *s, int symmetry_from)
 {
-    s->symmetry_from = symmetry_from;
+    s->symmetry_from = s->value_symmetry_from = symmetry_from;
 }
 
 /* Whether searches take the value questions' order of tries (search.c: the opponent's key
- * point after a failed try, self-ataris late and never the killer): the binding's value
- * questions do, its win/loss questions do not (the book's order). */
+ * point after a failed try, self-ataris late and never the killer) and their symmetric keys
+ * from fewer plies left: the binding's value questions do, its win/loss questions do not (the
+ * book's searches). */
 LG_EXPORT void lg_set_value_order(lg_solver *s, int on) { s->value_order = on; }
 
 /* The door's answer for a search's result (1, 0 or SEARCH_ABORTED). */

@@ -32,8 +32,10 @@ typedef struct {
     uint64_t nodes;
     clock_t deadline; /* process CPU clock; 0: none */
     int aborted;      /* the deadline passed: nothing found since is proven */
-    int symmetry_from; /* nodes with at least this many plies left are stored canonically */
-    int value_order;   /* the value questions' order (search.c): 0 by default */
+    /* Nodes with at least this many plies left are stored canonically (under their smallest
+     * image): in win/loss questions, and in value questions (value_order set). */
+    int symmetry_from, value_symmetry_from;
+    int value_order; /* the value questions' order (search.c): 0 by default */
 } search_t;
 
 /* The extremes of a final stone difference. */
