@@ -4,22 +4,25 @@
 #include "symmetry.h"
 
 #define TRANSPOSE_STEP (SIZE - 1) /* (r, c) -> (c, r) moves a point by 4 (c - r) */
+#define TRANSPOSES 4 /* the bits of a symmetry's number (symmetry.h) */
+#define FLIPS_ROWS 2
+#define FLIPS_COLUMNS 1
 
 int SYMMETRIC_POINT[NUM_SYMMETRIES][NUM_MOVES];
-static pair_images LANES_WITH[NUM_SYMMETRIES]; /* [bit]: all ones in the lanes s with s & bit */
+static pair_images LANES_WITH[TRANSPOSES + 1]; /* [bit]: all ones in the lanes s with s & bit */
 static board_pair COLUMN[SIZE], ROW[SIZE], DIAGONAL[2 * SIZE - 1]; /* DIAGONAL[d + 4]: c - r = d */
 
 static int symmetric_point(int point, int s)
 {
     int row = point / SIZE, col = point % SIZE;
-    if (s & 4) {
+    if (s & TRANSPOSES) {
         int t = row;
         row = col;
         col = t;
     }
-    if (s & 2)
+    if (s & FLIPS_ROWS)
         row = SIZE - 1 - row;
-    if (s & 1)
+    if (s & FLIPS_COLUMNS)
         col = SIZE - 1 - col;
     return row * SIZE + col;
 }
@@ -37,7 +40,7 @@ void symmetry_init(void)
         ROW[row] |= pair_of(1u << p, 1u << p);
         DIAGONAL[col - row + SIZE - 1] |= pair_of(1u << p, 1u << p);
     }
-    for (int bit = 1; bit < NUM_SYMMETRIES; bit <<= 1)
+    for (int bit = FLIPS_COLUMNS; bit <= TRANSPOSES; bit <<= 1)
         for (int s = 0; s < NUM_SYMMETRIES; s++)
             LANES_WITH[bit][s] = s & bit ? ~(board_pair)0 : 0;
 }
@@ -70,7 +73,7 @@ static void transpose(const pair_images *b, pair_images *image)
             | (*b & DIAGONAL[SIZE - 1 - d]) >> TRANSPOSE_STEP * d;
 }
 
-/* `b` becomes `changed` in the lanes of the symmetries with `bit` (1, 2 or 4). */
+/* `b` becomes `changed` in the lanes of the symmetries with `bit` (TRANSPOSES and its kin). */
 static void keep_in_lanes(int bit, const pair_images *changed, pair_images *b)
 {
     *b = (*changed & LANES_WITH[bit]) | (*b & ~LANES_WITH[bit]);
@@ -83,9 +86,9 @@ void symmetric_images(board_pair pair, pair_images *images)
     pair_images changed;
     *images = (pair_images){0} + pair;
     transpose(images, &changed);
-    keep_in_lanes(4, &changed, images);
+    keep_in_lanes(TRANSPOSES, &changed, images);
     flip_rows(images, &changed);
-    keep_in_lanes(2, &changed, images);
+    keep_in_lanes(FLIPS_ROWS, &changed, images);
     flip_columns(images, &changed);
-    keep_in_lanes(1, &changed, images);
+    keep_in_lanes(FLIPS_COLUMNS, &changed, images);
 }
