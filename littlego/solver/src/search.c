@@ -128,10 +128,13 @@ void search_free(search_t *s) { table_free(&s->table); }
 #define KO_AT (PASSED_AT + 1)
 _Static_assert(MAX_PLY < 1 << KEY_FIELD_BITS && NUM_POINTS < 1 << KEY_FIELD_BITS
                && KO_AT + KEY_FIELD_BITS <= KEY_BITS, "a key's fields fit below KEY_BITS");
+/* A key's boards, the mover's stones below the opponent's: in 64-bit words, for `raw_key`, or
+ * in the lanes of a pair_images, for `smallest_key`'s 8 keys at once. */
+#define BOARDS_KEY(own, opp) ((own) | (opp) << NUM_POINTS)
 
 static uint64_t raw_key(bits own, bits opp, int plies_left, int passed, int ko)
 {
-    return (uint64_t)own | (uint64_t)opp << NUM_POINTS | (uint64_t)plies_left << PLIES_AT
+    return BOARDS_KEY((uint64_t)own, (uint64_t)opp) | (uint64_t)plies_left << PLIES_AT
         | (uint64_t)passed << PASSED_AT | (uint64_t)(ko + 1) << KO_AT;
 }
 
@@ -159,7 +162,7 @@ static void init_images(void)
  * are made at once, lane by lane; the fields no symmetry changes join the smallest. */
 static uint64_t smallest_key(const node_t *n, const pair_images *images, int *symmetry)
 {
-    pair_images keys = (*images & FULL_BOARD) | (*images >> PAIR_SHIFT) << NUM_POINTS
+    pair_images keys = BOARDS_KEY(*images & FULL_BOARD, *images >> PAIR_SHIFT)
         | KO_IMAGE[n->ko + 1];
     uint64_t best = keys[0];
     *symmetry = 0;
