@@ -62,12 +62,13 @@ static uint64_t fields_of(const table_t *t, const uint64_t *slot)
     return t->slot_words > 1 ? slot[1] : slot[0] & ((1ull << FIELD_BITS) - 1);
 }
 
-/* Whether `slot` holds the entry of the key whose tag is `tag`. */
+/* Whether `slot` holds the entry of the key whose tag is `tag` (compared without a branch:
+ * the loops over a bucket below look at every slot). */
 static int holds(const table_t *t, const uint64_t *slot, uint64_t tag)
 {
     if (t->slot_words > 1)
-        return slot[0] == tag && slot[1];
-    return slot[0] && slot[0] >> FIELD_BITS == tag;
+        return (slot[0] == tag) & (slot[1] != 0);
+    return (slot[0] != 0) & (slot[0] >> FIELD_BITS == tag);
 }
 
 static void write_slot(const table_t *t, uint64_t *slot, uint64_t tag, uint64_t fields)
@@ -135,6 +136,10 @@ static entry_t entry_of(uint64_t fields)
     return entry;
 }
 
+/* A store ranks a bucket's slots by their work (`work_of`), the slot that already holds its
+ * key lowest of all, and takes the lowest. */
+#define HELD_RANK (-2)
+
 /* The work of the entry in `slot`, -1 when the slot is empty. */
 static int work_of(const table_t *t, const uint64_t *slot)
 {
@@ -145,38 +150,44 @@ static int work_of(const table_t *t, const uint64_t *slot)
 int table_probe(const table_t *t, uint64_t key, entry_t *found)
 {
     const uint64_t *slot = bucket_of(t, key);
-    uint64_t tag = tag_of(t, key);
+    uint64_t tag = tag_of(t, key), fields = 0;
+    /* Every slot is compared and the match kept without a branch: a store finds a tag's slot
+     * before it takes another, so one slot at most holds it, and an exit at the first match
+     * would mispredict (8% of a value table's time). */
     for (int i = 0; i < BUCKET_SIZE; i++, slot += t->slot_words)
-        if (holds(t, slot, tag)) {
-            *found = entry_of(fields_of(t, slot));
-            return 1;
-        }
-    return 0;
+        fields |= fields_of(t, slot) & -(uint64_t)holds(t, slot, tag);
+    if (!fields)
+        return 0;
+    *found = entry_of(fields);
+    return 1;
 }
 
 void table_store(table_t *t, uint64_t key, int lower, int upper, int best, int work)
 {
-    uint64_t *bucket = bucket_of(t, key), *slot = NULL;
+    uint64_t *bucket = bucket_of(t, key), *slot = bucket;
     uint64_t tag = tag_of(t, key);
     if (work > WORK_MAX)
         work = WORK_MAX;
+    /* The slot that holds the tag, else the first of the least work (an empty one's is -1):
+     * every slot ranked, the choice made without a branch (as in table_probe). */
+    int least = WORK_MAX + 1;
     for (int i = 0; i < BUCKET_SIZE; i++) {
         uint64_t *here = bucket + i * t->slot_words;
-        if (holds(t, here, tag)) {
-            slot = here; /* tighten what is known */
-            entry_t kept = entry_of(fields_of(t, slot));
-            if (kept.lower > lower)
-                lower = kept.lower;
-            if (kept.upper < upper)
-                upper = kept.upper;
-            if (work_of(t, slot) > work)
-                work = work_of(t, slot);
-            if (best == NO_MOVE) /* a store without a move keeps the entry's */
-                best = kept.best;
-            break;
-        }
-        if (!slot || work_of(t, here) < work_of(t, slot)) /* an empty slot, else the least work */
-            slot = here;
+        int rank = holds(t, here, tag) ? HELD_RANK : work_of(t, here);
+        int lower_rank = rank < least;
+        slot = lower_rank ? here : slot;
+        least = lower_rank ? rank : least;
+    }
+    if (least == HELD_RANK) { /* tighten what is known */
+        entry_t kept = entry_of(fields_of(t, slot));
+        if (kept.lower > lower)
+            lower = kept.lower;
+        if (kept.upper < upper)
+            upper = kept.upper;
+        if (work_of(t, slot) > work)
+            work = work_of(t, slot);
+        if (best == NO_MOVE) /* a store without a move keeps the entry's */
+            best = kept.best;
     }
     int move = best == NO_MOVE ? MOVE_FIELD_NONE : best;
     write_slot(t, slot, tag, (uint64_t)(lower + BOUND_OFFSET)
