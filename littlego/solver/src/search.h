@@ -5,7 +5,7 @@
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
  * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
  * move ordering (value questions add the opponent's key point after a failed try and put
- * self-ataris late). The win/loss question is one threshold (komi decides which: the binding
+ * self-ataris late, and ask a cache of their latest stores before the table). The win/loss question is one threshold (komi decides which: the binding
  * passes it); exact values come from several thresholds sharing the table (`search_value`).
  */
 #ifndef LITTLEGO_SEARCH_H
@@ -25,8 +25,19 @@ typedef struct {
     int ko;
 } node_t;
 
+/* The latest stores of the value questions, in a cache small enough to stay near the CPU
+ * (2**RECENT_BITS entries of a key and its bounds, direct-mapped; search.c, `children_of`). */
+#define RECENT_BITS 12
+#define RECENT_SIZE (1 << RECENT_BITS)
+
+typedef struct {
+    uint64_t key[RECENT_SIZE]; /* 0: an empty entry (no key is 0) */
+    signed char lower[RECENT_SIZE], upper[RECENT_SIZE];
+} recent_t;
+
 typedef struct {
     table_t table;
+    recent_t recent;
     uint64_t history[NUM_MOVES];
     int killer[MAX_PLY + 2];
     uint64_t nodes;

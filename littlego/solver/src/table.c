@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
 #define INDEX_SHIFT 20
 #define HUGE_PAGE_BYTES ((size_t)2 << 20)
 

@@ -26,6 +26,10 @@
 #define NO_MOVE 0xff
 #define KEY_BITS 61 /* keys (search.c) are below 2**KEY_BITS, and never 0 */
 #define NARROW_MIN_BITS 21
+/* Keys are hashed by multiplying by this odd number (2**64 over the golden ratio): a bucket's
+ * index is the product's middle bits (table.c), an entry of search.c's cache of latest stores
+ * its top bits. */
+#define HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
 
 /* What a probe finds. */
 typedef struct {
