@@ -5,8 +5,9 @@
  * search over nodes `node_t`, with the transposition table of table.h under the 8 symmetries,
  * enhanced transposition cut-offs, a killer move per depth and a history of refutations for
  * move ordering (value questions add the opponent's key point after a failed try and put
- * self-ataris late, and ask a cache of their latest stores before the table). The win/loss question is one threshold (komi decides which: the binding
- * passes it); exact values come from several thresholds sharing the table (`search_value`).
+ * self-ataris late, and ask a cache of their latest stores before the table). The win/loss
+ * question is one threshold (komi decides which: the binding passes it); exact values come
+ * from several thresholds sharing the table (`search_value`).
  */
 #ifndef LITTLEGO_SEARCH_H
 #define LITTLEGO_SEARCH_H
