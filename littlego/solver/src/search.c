@@ -337,6 +337,20 @@ static int recent_slot(uint64_t key)
     return (int)(key * HASH_MULTIPLIER >> (64 - RECENT_BITS));
 }
 
+/* 1 and the bounds the cache of latest stores keeps for `key` in `found` (no move), or 0 when
+ * it keeps none: `table_probe` of the cache. */
+static int recent_probe(const search_t *s, uint64_t key, entry_t *found)
+{
+    const recent_t *r = &s->recent;
+    int i = recent_slot(key);
+    if (r->key[i] != key)
+        return 0;
+    found->lower = r->lower[i];
+    found->upper = r->upper[i];
+    found->best = NO_MOVE;
+    return 1;
+}
+
 /* What a store keeps, kept in the cache of latest stores too, tightened by what its entry
  * there knows of the same node. */
 static void remember_recent(search_t *s, uint64_t key, int lower, int upper)
@@ -412,16 +426,15 @@ static int children_of(search_t *s, const node_t *n, int probe, int child_thresh
         if (probe) {
             c->key = symmetric ? child_key(&c->node, &images, point, captured, &c->symmetry)
                                : search_key(s, &c->node, &c->symmetry);
-            if (s->value_order) {
-                const recent_t *r = &s->recent;
-                int i = recent_slot(c->key);
-                if (r->key[i] == c->key && r->upper[i] < child_threshold) {
+            entry_t e;
+            if (s->value_order && recent_probe(s, c->key, &e)) {
+                if (e.upper < child_threshold) {
                     *refuting = count;
-                    *proven = -r->upper[i];
+                    *proven = -e.upper;
                     return count + 1;
                 }
-                if (r->key[i] == c->key && r->lower[i] >= child_threshold) {
-                    *upper = raise_to(*upper, -r->lower[i]);
+                if (e.lower >= child_threshold) {
+                    *upper = raise_to(*upper, -e.lower);
                     continue;
                 }
             }
