@@ -326,12 +326,12 @@ def test_a_table_takes_8_bytes_an_entry_from_2_21_entries_and_16_below():
 
 def test_a_crowded_one_word_table_searches_node_for_node_as_pinned():
     # 2**21 entries, the smallest table of one-word entries, under a proof that stores more
-    # nodes than it holds: entries are given up and found again by their tags alone. The nodes
-    # were those the 16-byte entries took on 2**21 entries (4,008,631, commit 89583dc; 3,560,988
-    # on an uncrowded 2**24 table) until value questions asked their cache of latest stores
-    # first (tenth session, which searched the same before it): a tag that matched another
-    # node's entry would change them. Symmetric keys from 6 plies left, where value questions
-    # had them then.
+    # nodes than it holds: entries are given up and found again by their tags alone. Until the
+    # value questions' cache of latest stores (tenth session), the nodes were exactly those the
+    # 16-byte entries took on 2**21 entries (4,008,631, commit 89583dc; 3,560,988 on an
+    # uncrowded 2**24 table); the cache keeps some of what the crowded table gives up. A tag
+    # that matched another node's entry would change the count. Symmetric keys from 6 plies
+    # left, where value questions had them when the count was first pinned.
     rng = random.Random(SEED + 1000 + 10 * CROWDED_PLIES)
     position = position_before_end(rng, CROWDED_PLIES, PASS_RATE, CAPTURE_RATE)
     with solver.Solver(NARROW_MIN_TABLE_BITS, symmetry_from=6) as crowded:
