@@ -92,7 +92,8 @@ LINT_SIMILAR_LINES ?= 6
 lint: $(STAMP)
 	$(VENV)/bin/isort --check-only --quiet littlego tests *.py mcts step_storage
 	$(VENV)/bin/vermin --target=3.7- --no-tips --violations \
-	    $$($(LG) submission --list-sources) littlego/opponents littlego/referee littlego/paths.py host.py
+	    $$($(LG) submission --list-sources) littlego/opponents littlego/referee littlego/paths.py host.py \
+	    littlego/bench/decide_positions.py
 	$(VENV)/bin/pylint --disable=all --enable=duplicate-code --score=n \
 	    --min-similarity-lines=$(LINT_SIMILAR_LINES) --ignore-comments=y --ignore-docstrings=y \
 	    --ignore-imports=y --ignore-signatures=y $$(git ls-files '*.py' || find . -name '*.py' -not -path './.venv/*')

@@ -90,10 +90,13 @@ LOG_AGENT_KEY = "agent"
 # (the winning pass and the centre rule: a win; the exact search: either, a loss played as its
 # `best_try`: true), and `margin` the final margin in points for the mover (komi included) when
 # it is known; an exact win whose margin search ran out of time gives `margin_at_least`, the
-# margin its move is proven to reach, instead. A best try (the exact search's, or the book's repertoire after Black's centre)
-# says what it asks of the opponent (`try_details`): `opponent_wins` of its `opponent_moves`
-# legal replies still win for it, and `summary` says so in words ("lost: Black must find 1 of
-# 19 moves"). MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
+# margin its move is proven to reach, instead. The exact search also gives `proof_cpu`
+# (PROOF_CPU_KEY), the CPU seconds its win/loss proof took (endgame.ExactMove's): what a slower
+# machine must still afford, where the rest of the move is margins that fill what the budget
+# leaves. A best try (the exact search's, or the book's repertoire after Black's centre) says
+# what it asks of the opponent (`try_details`): `opponent_wins` of its `opponent_moves` legal
+# replies still win for it, and `summary` says so in words ("lost: Black must find 1 of 19
+# moves"). MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
 # "share": visit share, "value": mean value for the mover, "proven": the solver's proof, if any}.
 # A book answer that wins claims nothing more (details {}); a book try is a proven loss.
 Decision = collections.namedtuple("Decision", "move source details")
@@ -105,6 +108,7 @@ SOURCE_EXACT = "exact"
 SOURCE_MCTS = "mcts"
 SOURCE_FALLBACK = "fallback"
 PROVEN_WORDS = {core.WIN: PROVEN_WIN, core.LOSS: PROVEN_LOSS}
+PROOF_CPU_KEY = "proof_cpu"
 
 
 # Every setting is an environment variable whose name starts so (see Settings).
@@ -345,12 +349,15 @@ def try_details(position, move, opponent_wins):
 def exact_details(position, exact):
     """The details of a decision of the exact search (an `endgame.ExactMove`)."""
     if exact.proven == PROVEN_LOSS:
-        return try_details(position, exact.move, exact.opponent_wins)
-    details = {"proven": exact.proven}
-    if exact.margin is not None:
-        details["margin"] = exact.margin
-    elif exact.margin_at_least is not None:
-        details["margin_at_least"] = exact.margin_at_least
+        details = try_details(position, exact.move, exact.opponent_wins)
+    else:
+        details = {"proven": exact.proven}
+        if exact.margin is not None:
+            details["margin"] = exact.margin
+        elif exact.margin_at_least is not None:
+            details["margin_at_least"] = exact.margin_at_least
+    if exact.proof_cpu is not None:
+        details[PROOF_CPU_KEY] = round(exact.proof_cpu, 3)
     return details
 
 

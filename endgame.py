@@ -69,9 +69,12 @@ PROVEN_WIN, PROVEN_LOSS = "win", "loss"
 # (komi included), or None when the margin search did not finish (always for a loss);
 # `opponent_wins`, for a best try, how many of the opponent's replies still win for it (None
 # for a win, or when the try ends the game); `margin_at_least`, for a win whose margin search
-# did not finish, the margin in points the move is proven to reach (else None).
-ExactMove = collections.namedtuple("ExactMove", "move proven margin opponent_wins margin_at_least",
-                                   defaults=(None, None))
+# did not finish, the margin in points the move is proven to reach (else None); `proof_cpu`, the
+# CPU seconds (on the search's clock) from the start of the win/loss proof to its end (None for
+# the winning pass, which needs no search): what a slower machine must still afford.
+ExactMove = collections.namedtuple(
+    "ExactMove", "move proven margin opponent_wins margin_at_least proof_cpu",
+    defaults=(None, None, None))
 # One step of the margin search of a proven win (`ExactSolver.margin_steps`): `move` is proven
 # to reach `margin` (half points, for the mover) at least; `exact` when that is its margin and
 # no move does better (the search's last step).
@@ -489,18 +492,20 @@ def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline
     if go_board.plies_left(position.ply) > EXACT_PLIES_LEFT:
         return None
     solver = ExactSolver(cpu_deadline, clock=clock, table=table)
+    started = clock()
     try:
         winner = solver.winning_move(position)
     except OutOfTime:
         return None
+    now = clock()
+    proof_cpu = now - started
     if winner is None:
         best_try = solver.best_try(position)
         return None if best_try is None else ExactMove(best_try[0], PROVEN_LOSS, None,
-                                                       best_try[1])
+                                                       best_try[1], proof_cpu=proof_cpu)
     if margin_deadline is not None:
         solver.cpu_deadline = margin_deadline
     step = MarginStep(winner, WIN_MARGIN, False)
-    now = clock()
     if solver.cpu_deadline is None or now < solver.cpu_deadline:
         if margin_wall is not None and solver.cpu_deadline is not None:
             solver.wall_deadline = wall_clock_seconds() + margin_wall(solver.cpu_deadline - now)
@@ -510,5 +515,6 @@ def choose_endgame_move(position, cpu_deadline=None, table=None, margin_deadline
         except OutOfTime:
             pass
     if step.exact:
-        return ExactMove(step.move, PROVEN_WIN, step.margin / 2.0)
-    return ExactMove(step.move, PROVEN_WIN, None, margin_at_least=step.margin / 2.0)
+        return ExactMove(step.move, PROVEN_WIN, step.margin / 2.0, proof_cpu=proof_cpu)
+    return ExactMove(step.move, PROVEN_WIN, None, margin_at_least=step.margin / 2.0,
+                     proof_cpu=proof_cpu)

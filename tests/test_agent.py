@@ -11,6 +11,7 @@ process trees) is tests/test_my_player.py's.
 import builtins
 import collections
 import random
+from unittest import mock
 
 import pytest
 from test_endgame import TWO_REFUTED_NODES, knife_edge
@@ -285,7 +286,14 @@ def test_the_centre_rule_claims_the_win():
 
 def test_an_exact_win_claims_the_win_and_its_margin_in_points():
     assert decide_now(LAST_PLY_CAPTURE) == agent.Decision(
-        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin": 8.5})
+        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin": 8.5, "proof_cpu": mock.ANY})
+
+
+def test_an_exact_decision_says_what_its_proof_cost(monkeypatch):
+    monkeypatch.setattr(endgame, "choose_endgame_move", lambda *args, **kwargs: endgame.ExactMove(
+        THE_CAPTURE, endgame.PROVEN_WIN, 8.5, proof_cpu=0.12345))
+    assert decide_now(LAST_PLY_CAPTURE).details == {"proven": "win", "margin": 8.5,
+                                                    agent.PROOF_CPU_KEY: 0.123}
 
 
 def test_an_exact_win_whose_margin_search_ran_out_claims_the_margin_proven_so_far(monkeypatch):
@@ -293,7 +301,8 @@ def test_an_exact_win_whose_margin_search_ran_out_claims_the_margin_proven_so_fa
         raise endgame.OutOfTime()
     monkeypatch.setattr(endgame.ExactSolver, "margin_steps", out_of_time)
     assert decide_now(LAST_PLY_CAPTURE) == agent.Decision(
-        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin_at_least": 0.5})
+        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin_at_least": 0.5,
+                                          "proof_cpu": mock.ANY})
 
 
 def test_a_won_position_gets_its_margin_search_the_whole_move_but_the_exit_reserve(
@@ -325,7 +334,7 @@ def test_an_exact_loss_claims_the_loss_and_plays_the_best_try():
     assert decide_now(position) == agent.Decision(
         from_coord(3, 4), agent.SOURCE_EXACT,
         {"proven": "loss", "best_try": True, "opponent_wins": 7, "opponent_moves": 7,
-         "summary": "lost: White must find 7 of 7 moves"})
+         "summary": "lost: White must find 7 of 7 moves", "proof_cpu": mock.ANY})
 
 
 def test_the_words_of_a_try_name_the_opponent_and_count_its_moves():

@@ -9,7 +9,8 @@ its CPU limits, no clock either:
   its proof in the details ({"proven": "win", "margin": m} or {"proven": "loss",
   "best_try": true}). A try's details have since gained what it asks of the opponent
   (`agent.try_details`): the stored details must be among the new ones, and the new keys are
-  those three and only on a try.
+  those three and only on a try, besides the proof's CPU (`proof_cpu`, measured, not stored)
+  on every exact decision.
 Each position is stored with the decision the agent gave when the file was made (its move,
 source and details), and the test asks the current code for the same three: it pins how the
 agent plays, whatever the code's layout. MCTS moves (random, and bound to the CPU) are out of
@@ -106,6 +107,8 @@ def describe(index, entry):
 
 # What a try's details say since they were stored (agent.try_details).
 TRY_KEYS = ("opponent_wins", "opponent_moves", "summary")
+# Measured, not decided: the CPU of the exact search's proof, on every exact decision.
+MEASURED_KEYS = (agent.PROOF_CPU_KEY,)
 
 
 # ---- the test ------------------------------------------------------------------------------
@@ -120,6 +123,9 @@ def test_every_stored_position_is_decided_as_when_it_was_stored(index):
     got = (go_board.move_to_text(decision.move), decision.source, kept)
     assert got == (entry["move"], entry["source"], entry["details"]), describe(index, entry)
     added = set(decision.details) - set(entry["details"])
+    if decision.source == agent.SOURCE_EXACT:
+        assert isinstance(decision.details[agent.PROOF_CPU_KEY], float)
+        added -= set(MEASURED_KEYS)
     if decision.details.get("best_try"):
         assert added == set(TRY_KEYS) and decision.details["summary"] == agent.lost_summary(
             BLACK + WHITE - entry["colour"], decision.details["opponent_wins"],

@@ -11,7 +11,7 @@ import random
 import sys
 
 import pytest
-from test_endgame import KNIFE_EDGE_LINE, knife_edge
+from test_endgame import KNIFE_EDGE_LINE, knife_edge, margins_differ
 
 import endgame
 import go_board
@@ -21,6 +21,7 @@ from littlego import solver
 from littlego.bench import handover
 from littlego.bench.positions import position_before_end
 from littlego.grader.interpreters import grader_python
+from littlego.paths import REPO_ROOT
 
 TABLE_BITS = 18
 
@@ -84,13 +85,17 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
     assert {record["colour"] for record in records} == {"Black", "White"}
 
 
+def write_replay(path, named_positions):
+    """An earlier run's --json, as --replay reads it: (source, position) pairs."""
+    path.write_text("".join(json.dumps({"source": source, "position": [
+        position.black, position.white, position.prev_black, position.prev_white,
+        position.to_move, position.ply]}) + "\n" for source, position in named_positions))
+
+
 def test_a_replay_decides_an_earlier_runs_positions_again_in_their_order(tmp_path, capsys):
     corner = go_board.Position().play(go_board.from_coord(0, 0))  # White's book answers
     earlier = tmp_path / "earlier.jsonl"
-    earlier.write_text("".join(json.dumps({"source": source, "position": [
-        position.black, position.white, position.prev_black, position.prev_white,
-        position.to_move, position.ply]}) + "\n"
-        for source, position in (("first", knife_edge()), ("second", corner))))
+    write_replay(earlier, (("first", knife_edge()), ("second", corner)))
     out = tmp_path / "again.jsonl"
     code = handover.main(["--replay", str(earlier), "--python", sys.executable, "--jobs", "1",
                           "--json", str(out), "--quiet"])
@@ -99,4 +104,27 @@ def test_a_replay_decides_an_earlier_runs_positions_again_in_their_order(tmp_pat
     assert [(record["source"], record["ply"], record["by"], record["move"], record["thrown"])
             for record in records] == [("first", 12, "book", "3,0", False),
                                        ("second", 2, "book", records[1]["move"], False)]
+    # A book answer is its own proof: its CPU to the proof is the whole move's.
+    assert [record["cpu_to_proof"] for record in records] == [record["cpu"] for record in records]
     assert json.loads(capsys.readouterr().out.splitlines()[-1])["decided"] == 2
+
+
+def test_a_baseline_decides_the_same_positions_side_by_side(tmp_path, capsys):
+    earlier = tmp_path / "earlier.jsonl"
+    write_replay(earlier, (("late", margins_differ()),))
+    out = tmp_path / "both.jsonl"
+    code = handover.main(["--replay", str(earlier), "--python", sys.executable, "--jobs", "2",
+                          "--json", str(out), "--quiet", "--baseline", REPO_ROOT])
+    record, = [json.loads(line) for line in out.read_text().splitlines()]
+    baseline, whole = [json.loads(line) for line in capsys.readouterr().out.splitlines()[-2:]]
+    assert code == 0
+    # The same agent on both sides: the same exact decision (its margin search ends well inside
+    # the budget), each with the CPU to its proof: the process's start, then the proof's CPU.
+    assert (record["by"], record["move"]) == (record["baseline"]["by"],
+                                              record["baseline"]["move"]) == ("exact", "3,1")
+    for side in (record, record["baseline"]):
+        assert handover.PROCESS_START_CPU <= side["cpu_to_proof"] <= side["cpu"] < side["budget"]
+    assert (baseline["agent"], whole["agent"]) == (REPO_ROOT, REPO_ROOT)
+    assert (baseline["max_proof"], whole["max_proof"]) == (record["baseline"]["cpu_to_proof"],
+                                                           record["cpu_to_proof"])
+    assert baseline["decided"] == whole["decided"] == 1

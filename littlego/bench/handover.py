@@ -2,6 +2,7 @@
 
 Usage: littlego handover [--positions 2000] [--seed 1] [--jobs 2] [--python PATH]
                          [--games FILE ...] [--json OUT] [--quiet] [--replay JSON]
+                         [--baseline DIR]
 
 Start at `main`. A won game runs through this seam: the book answers the winner through its last
 ply, then the agent's own search must keep the win, within one move's CPU on the grader's Python
@@ -20,14 +21,18 @@ repertoire, and Black after its centre. `--games` adds the won positions of reco
 the positions of an earlier run's --json again instead (the same positions before and after a
 change: the book or the agent).
 
-Every position is then decided by the agent itself (`agent.decide`, the book first, with a
-fresh exact-search table as in a new per-move process) under the grader's Python 3.7 (or
---python), with the budget the time manager gives that ply (`agent.move_budget`) less the
-CPU a per-move process spends before deciding (PROCESS_START_CPU), on --jobs processes. The
-compiled solver judges each move. Printed as JSON lines: per source and ply, how many positions
-the book or the exact search decided, how many were left to MCTS, how many proven wins the move
-threw away, and the CPU of the decision (median, 95th percentile, max); then the whole. Exit
-status 1 when a win was thrown or a move went over its budget.
+Every position is then decided by the agent itself (decide_positions.py: `agent.decide`, the
+book first, with a fresh exact-search table as in a new per-move process) under the grader's
+Python 3.7 (or --python), with the plan the time manager makes for that ply (`agent.plan_move`;
+LITTLEGO_MOVE_CPU=4.25 is a grader half as fast) counted from a start PROCESS_START_CPU before
+the decision, on --jobs processes. `--baseline DIR` has another checkout's agent decide the same
+positions at the same time, the processes shared between the two: before and after, side by
+side in one run. The compiled solver judges each move. Printed as JSON lines: per source and
+ply, how many positions the book, a rule or the exact search decided, how many were left to
+MCTS, how many proven wins the move threw away, the whole move's CPU (median, 95th percentile,
+max: margin play fills what the proof leaves) and the CPU to the proof (`cpu_to_proof`: median,
+95th and 99th percentiles, max); then the whole, the baseline's before this checkout's. Exit
+status 1 when this checkout's agent threw a win or went over a move's budget.
 """
 
 import argparse
@@ -70,24 +75,9 @@ SOURCES = collections.OrderedDict([
 ])
 GAMES_SOURCE = "games"
 RECORDED_GAMES = os.path.join(REPO_ROOT, "recorded_games", "*.jsonl")
-# Decides each position given as JSON on stdin as a per-move process would (argv[1]: the CPU
-# spent before deciding); prints, per position, the move text, the decision's source and CPU.
-DECIDE_SCRIPT = """
-import json, os, sys
-import agent, go_board
-start_cpu = float(sys.argv[1])
-settings = agent.Settings(os.environ)
-book = agent.read_book(settings)
-out = []
-for black, white, prev_black, prev_white, to_move, ply in json.load(sys.stdin):
-    position = go_board.Position(black, white, to_move, ply, prev_black, prev_white)
-    started = agent.tree_cpu_seconds()
-    budget = agent.move_budget(ply, 0.0, settings, book)
-    decision = agent.decide(position, started + budget - start_cpu, settings, book)
-    out.append([go_board.move_to_text(decision.move), decision.source,
-                agent.tree_cpu_seconds() - started + start_cpu, budget])
-print(json.dumps(out))
-"""
+# The worker that decides positions as a per-move process would (run by path: with --baseline it
+# must import another checkout's agent, see its docstring).
+DECIDE_PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "decide_positions.py")
 DECIDED_SOURCES = (agent.SOURCE_BOOK, agent.SOURCE_EXACT, agent.SOURCE_WINNING_PASS,
                    agent.SOURCE_CENTRE_RULE, agent.SOURCE_NO_PLACEMENT)
 
@@ -200,59 +190,107 @@ def replayed_positions(path):
             for black, white, prev_black, prev_white, to_move, ply in [record["position"]]]
 
 
-def decide(python, positions, jobs, progress):
-    """The agent's decisions of `positions` under `python`, on `jobs` processes at once:
-    [(move, source, cpu, budget)]."""
+def start_decisions(python, positions, jobs, agent_dir):
+    """Start `jobs` worker processes deciding `positions` with the agent found in `agent_dir`,
+    each given its share (positions i, i + jobs, ...) on stdin: the runs and their shares."""
     fields = [[p.black, p.white, p.prev_black, p.prev_white, p.to_move, p.ply] for p in positions]
     chunks = [fields[index::jobs] for index in range(jobs)]
-    runs = [subprocess.Popen([python, "-c", DECIDE_SCRIPT, str(PROCESS_START_CPU)],
-                             cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    environ = dict(os.environ, PYTHONPATH=agent_dir)
+    runs = [subprocess.Popen([python, DECIDE_PROGRAM, str(PROCESS_START_CPU)], cwd=agent_dir,
+                             env=environ, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              universal_newlines=True) for _ in chunks]
     for run, chunk in zip(runs, chunks):  # every run gets its positions before any is read
         run.stdin.write(json.dumps(chunk))
         run.stdin.close()
+    return runs, chunks
+
+
+def finish_decisions(runs, chunks, stage):
+    """[(move, source, cpu, budget, proof_cpu)] in the positions' order, once every run ended."""
     answers = []
-    with progress.stage("decisions", len(fields), "positions") as stage:
-        for run, chunk in zip(runs, chunks):
-            out = run.stdout.read()
-            run.wait()
-            if run.returncode:
-                raise RuntimeError("the decision run exited with {}".format(run.returncode))
-            answers.append(json.loads(out))
-            stage.advance(len(chunk))
+    for run, chunk in zip(runs, chunks):
+        out = run.stdout.read()
+        run.wait()
+        if run.returncode:
+            raise RuntimeError("the decision run exited with {}".format(run.returncode))
+        answers.append(json.loads(out))
+        stage.advance(len(chunk))
     # Chunk i holds positions i, i + jobs, ...: interleave the answers back into order.
-    ordered = [None] * len(fields)
+    ordered = [None] * sum(len(chunk) for chunk in chunks)
     for index, answer in enumerate(answers):
-        ordered[index::jobs] = answer
-    return [(go_board.move_from_text(move), source, cpu, budget)
-            for move, source, cpu, budget in ordered]
+        ordered[index::len(answers)] = answer
+    return [(go_board.move_from_text(move), source, cpu, budget, proof_cpu)
+            for move, source, cpu, budget, proof_cpu in ordered]
+
+
+def decide(python, positions, jobs, progress, agent_dirs):
+    """The decisions of `positions` under `python` by the agent of each of `agent_dirs` (this
+    checkout's, then a baseline's), all at once, the `jobs` processes shared among them: a list
+    of [(move, source, cpu, budget, proof_cpu)] per agent."""
+    per_agent = max(1, jobs // len(agent_dirs))
+    started = [start_decisions(python, positions, per_agent, agent_dir)
+               for agent_dir in agent_dirs]
+    with progress.stage("decisions", len(positions) * len(agent_dirs), "positions") as stage:
+        return [finish_decisions(runs, chunks, stage) for runs, chunks in started]
+
+
+def cpu_to_proof(decided, cpu, proof_cpu):
+    """The CPU from the move's start to its proof: the per-move process's start, then the exact
+    search's proof (the book lookup before it costs about a millisecond); a decision of the book
+    or a rule is its own proof (its whole CPU). None when no proof decided the move."""
+    if proof_cpu is not None:
+        return round(PROCESS_START_CPU + proof_cpu, 3)
+    return round(cpu, 3) if decided else None
+
+
+def spread(name, values, tails):
+    """`median_NAME`, `pNN_NAME` for each tail share (nearest rank) and `max_NAME` of `values`,
+    rounded; None when there are none."""
+    figures = {"median_" + name: statistics.median(values) if values else None}
+    for tail in tails:
+        figures["p{:g}_{}".format(100 * tail, name)] = percentile(values, tail) if values else None
+    figures["max_" + name] = max(values) if values else None
+    return {key: None if value is None else round(value, 3) for key, value in figures.items()}
 
 
 def summary(records):
-    """The figures of a group of judged positions."""
-    cpus = [record["cpu"] for record in records]
-    return {"positions": len(records),
-            "decided": sum(record["decided"] for record in records),
-            "left_to_search": sum(not record["decided"] for record in records),
-            "thrown": sum(record["thrown"] for record in records),
-            "over_budget": sum(record["cpu"] > record["budget"] for record in records),
-            "median_cpu": round(statistics.median(cpus), 3) if cpus else None,
-            "p95_cpu": round(percentile(cpus, 0.95), 3) if cpus else None,
-            "max_cpu": round(max(cpus), 3) if cpus else None}
+    """The figures of a group of judged positions: how many were decided (by the book, a rule
+    or the exact search) or left to search, the wins thrown, the moves over budget, the whole
+    move's CPU (margin play fills what the proof leaves) and the CPU to the proof of the decided
+    ones."""
+    proofs = [record["cpu_to_proof"] for record in records if record["cpu_to_proof"] is not None]
+    figures = {"positions": len(records),
+               "decided": sum(record["decided"] for record in records),
+               "left_to_search": sum(not record["decided"] for record in records),
+               "thrown": sum(record["thrown"] for record in records),
+               "over_budget": sum(record["cpu"] > record["budget"] for record in records)}
+    figures.update(spread("cpu", [record["cpu"] for record in records], (0.95,)))
+    figures.update(spread("proof", proofs, (0.95, 0.99)))
+    return figures
 
 
-def judge(search, sampled, decisions):
-    """One JSON record per position: where it came from, what decided it, whether it won."""
+def judged(search, position, decision):
+    """What one agent's `decision` of `position` was, judged by the compiled `search`."""
+    move, decided_by, cpu, budget, proof_cpu = decision
+    decided = decided_by in DECIDED_SOURCES
+    return {"move": go_board.move_to_text(move), "by": decided_by, "decided": decided,
+            "thrown": not search.wins(position, move), "cpu": round(cpu, 3),
+            "budget": round(budget, 3), "cpu_to_proof": cpu_to_proof(decided, cpu, proof_cpu)}
+
+
+def judge(search, sampled, decisions, baseline=None):
+    """One JSON record per position: where it came from, what decided it, whether it won (and
+    the same of the baseline's decision under "baseline", when one is given)."""
     records = []
-    for (source, position), (move, decided_by, cpu, budget) in zip(sampled, decisions):
-        records.append({"source": source, "ply": position.ply,
-                        "colour": go_board.COLOUR_NAMES[position.to_move],
-                        "position": [position.black, position.white, position.prev_black,
-                                     position.prev_white, position.to_move, position.ply],
-                        "move": go_board.move_to_text(move), "by": decided_by,
-                        "decided": decided_by in DECIDED_SOURCES,
-                        "thrown": not search.wins(position, move),
-                        "cpu": round(cpu, 3), "budget": round(budget, 3)})
+    for index, ((source, position), decision) in enumerate(zip(sampled, decisions)):
+        record = {"source": source, "ply": position.ply,
+                  "colour": go_board.COLOUR_NAMES[position.to_move],
+                  "position": [position.black, position.white, position.prev_black,
+                               position.prev_white, position.to_move, position.ply]}
+        record.update(judged(search, position, decision))
+        if baseline is not None:
+            record["baseline"] = judged(search, position, baseline[index])
+        records.append(record)
     return records
 
 
@@ -268,6 +306,9 @@ def main(argv=None):
     parser.add_argument("--json", metavar="OUT", help="write every judged position here")
     parser.add_argument("--replay", metavar="JSON",
                         help="decide the positions of an earlier run's --json, not new ones")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="another checkout whose agent decides the same positions side by "
+                        "side (e.g. `git worktree add DIR COMMIT`)")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     progress = Progress(args.quiet)
@@ -286,8 +327,10 @@ def main(argv=None):
             sampled = sampled_positions(book, search, random.Random(args.seed), args.positions,
                                         progress)
             sampled += game_positions(search, book, paths)
-        decisions = decide(python, [position for _, position in sampled], args.jobs, progress)
-        records = judge(search, sampled, decisions)
+        agent_dirs = [REPO_ROOT] + ([os.path.abspath(args.baseline)] if args.baseline else [])
+        decisions = decide(python, [position for _, position in sampled], args.jobs, progress,
+                           agent_dirs)
+        records = judge(search, sampled, *decisions)
     if args.json:
         with open(args.json, "w") as handle:
             handle.writelines(json.dumps(record) + "\n" for record in records)
@@ -296,7 +339,10 @@ def main(argv=None):
         groups[record["source"], record["ply"]].append(record)
     for (source, ply), group in sorted(groups.items()):
         print(json.dumps(dict(source=source, ply=ply, **summary(group))), flush=True)
-    whole = dict(python=python, seed=args.seed, **summary(records))
+    if args.baseline:
+        print(json.dumps(dict(agent=os.path.abspath(args.baseline), python=python, seed=args.seed,
+                              **summary([record["baseline"] for record in records]))))
+    whole = dict(agent=REPO_ROOT, python=python, seed=args.seed, **summary(records))
     print(json.dumps(whole))
     return 1 if whole["thrown"] or whole["over_budget"] else 0
 
