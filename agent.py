@@ -6,8 +6,9 @@ pipeline, in the order it runs:
 2. Black on the empty board -> the centre (a proven result);
 3. a position of the opening book (`opening_book.Book.lookup`: the winning side's proven
    strategy, every position the loser can reach through the book's last ply) -> its answer;
-4. few plies left -> exact search (`endgame.choose_endgame_move`: a proven win, the move of
-   the largest margin it proves by the move's deadline, or the best try in a proven loss);
+4. few plies left -> exact search (`exact_search`, endgame.choose_endgame_move in the
+   position's canonical frame: a proven win, the move of the largest margin it proves by the
+   move's deadline, or the best try in a proven loss);
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
 Every caller gets a move's budget the same way (`plan_move`: the time manager's `move_budget`,
 from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
@@ -385,17 +386,34 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
         return Decision(entry.move, SOURCE_BOOK, details)
     refuted = frozenset()
     if settings.use_solver:
-        table = {} if solver_table is None else solver_table
-        now = tree_cpu_seconds()
-        solver_cpu = exact_search_cpu(cpu_deadline - now, go_board.plies_left(position.ply))
-        exact = endgame.choose_endgame_move(position, now + solver_cpu, table,
-                                            margin_deadline=cpu_deadline - EXIT_RESERVE_CPU,
-                                            margin_wall=wall_limit)
+        exact, refuted = exact_search(position, cpu_deadline, solver_table)
         if exact is not None:
             return Decision(exact.move, SOURCE_EXACT, exact_details(position, exact))
-        refuted = endgame.refuted_moves(position, table)
     move, details = search_move(position, cpu_deadline, settings, refuted)
     return Decision(move if move is not None else placements[0], SOURCE_MCTS, details)
+
+
+def exact_search(position, cpu_deadline, solver_table=None):
+    """`(ExactMove or None, the moves it proved losing)`: the exact search of `position`
+    (endgame.choose_endgame_move) by `cpu_deadline`, its proof given `exact_search_cpu` of the
+    time left, its margins all but EXIT_RESERVE_CPU, in `solver_table` (None: a new one).
+
+    It runs in the position's canonical frame (go_board.canonical_symmetry), its moves mapped
+    back: every symmetric image of a position gets the same proof at the same cost, so the
+    book's seam, built in that frame (littlego/solver/seam.py), answers each image whose search
+    would be slow, not only the image it met."""
+    symmetry = go_board.canonical_symmetry(position)
+    back = go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]]
+    framed = position.transformed(symmetry)
+    table = {} if solver_table is None else solver_table
+    now = tree_cpu_seconds()
+    solver_cpu = exact_search_cpu(cpu_deadline - now, go_board.plies_left(position.ply))
+    exact = endgame.choose_endgame_move(framed, now + solver_cpu, table,
+                                        margin_deadline=cpu_deadline - EXIT_RESERVE_CPU,
+                                        margin_wall=wall_limit)
+    if exact is not None:
+        return exact._replace(move=back[exact.move]), frozenset()
+    return None, frozenset(back[move] for move in endgame.refuted_moves(framed, table))
 
 
 def wall_limit(cpu_seconds):

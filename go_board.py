@@ -420,6 +420,17 @@ def transform_bits(bits, symmetry):
     return image
 
 
+def canonical_symmetry(position):
+    """The symmetry that shows `position` in its canonical frame: the lowest one whose image has
+    the smallest `(black, white, ko point)`. Every symmetric image of a position has the same
+    canonical image, and the ko point is all of the previous board that its future depends on,
+    so a search run in that frame plays every image alike."""
+    ko = ko_point(*position.mover_view())
+    return min(range(NUM_SYMMETRIES), key=lambda symmetry: (
+        transform_bits(position.black, symmetry), transform_bits(position.white, symmetry),
+        NO_KO if ko == NO_KO else SYMMETRIC_POINT[symmetry][ko], symmetry))
+
+
 # ---- text boards ---------------------------------------------------------------------------
 
 def parse_board(text):

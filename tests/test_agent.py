@@ -354,6 +354,32 @@ def test_the_search_claims_the_proofs_of_its_solver_for_each_candidate():
     assert [candidate.get("proven") for candidate in candidates[1:]] == ["loss"] * 4
 
 
+# Black to move at ply 15, White having just played (1,3): (0,1), (1,0), (2,0) and (2,1) each
+# win by 4.5 points, the most any move gets (the compiled solver's values).
+FOUR_BEST_MOVES = """
+    . . O O O
+    . X O O .
+    . . X . .
+    O X X X .
+    . X . X ."""
+FOUR_BEST_MOVES_BEFORE = """
+    . . O O O
+    . X O . .
+    . . X . .
+    O X X X .
+    . X . X ."""
+
+
+def test_the_exact_search_decides_every_image_of_a_position_alike():
+    # Ties go to the earlier move in search order, which the canonical frame makes the same for
+    # every image: the same move, mapped, and the same margin.
+    position = Position.from_text(FOUR_BEST_MOVES, BLACK, 15, previous=FOUR_BEST_MOVES_BEFORE)
+    for symmetry in range(go_board.NUM_SYMMETRIES):
+        decision = decide_now(position.transformed(symmetry), cpu=5.0)
+        assert decision.move == go_board.SYMMETRIC_POINT[symmetry][from_coord(2, 1)]
+        assert (decision.source, decision.details["margin"]) == (agent.SOURCE_EXACT, 4.5)
+
+
 # ---- the exact search's share, and what MCTS learns from it when it runs out ---------------
 
 def test_past_its_first_ply_the_exact_search_gets_all_of_the_move_but_the_floor_of_mcts():
@@ -385,10 +411,18 @@ def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeyp
         with pytest.raises(endgame.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)
-    decision = decide_now(knife_edge(), LITTLEGO_BOOK="0")  # the book answers this seam position
-    assert decision.source == agent.SOURCE_MCTS
-    assert decision.details["refuted"] == ["4,3", "4,4"]
-    assert decision.move not in (from_coord(4, 3), from_coord(4, 4))
+    # The search runs in the position's canonical frame, its transpose, where it refutes (1,1),
+    # (4,4) and (4,3) within those nodes: (1,1), (4,4) and (3,4) here, and their images in
+    # every image of the position.
+    refuted = [from_coord(1, 1), from_coord(3, 4), from_coord(4, 4)]
+    for symmetry in range(go_board.NUM_SYMMETRIES):
+        image = knife_edge().transformed(symmetry)
+        decision = decide_now(image, LITTLEGO_BOOK="0")  # the book answers this seam position
+        assert decision.source == agent.SOURCE_MCTS
+        mapped = [go_board.SYMMETRIC_POINT[symmetry][move] for move in refuted]
+        assert decision.details["refuted"] == sorted(go_board.move_to_text(move)
+                                                     for move in mapped)
+        assert decision.move not in mapped
 
 
 # ---- never an illegal move ---------------------------------------------------------------

@@ -114,8 +114,8 @@ def test_winning_move_is_found_by_the_boolean_search_alone():
 
 
 
-# White to move at ply 18, Black having just played (3,0). The proof finds (4,3) first, which
-# wins by 1.5 points; the largest margin is (3,1)'s, 5.5. Every move's exact margin for White in
+# White to move at ply 18, Black having just played (3,0). The proof finds (3,2) first, which
+# wins by 4.5 points; the largest margin is (3,1)'s, 5.5. Every move's exact margin for White in
 # half points (ExactSolver.value with a full window): (3,1) 11, (3,2) 9, (1,3) (0,3) (0,2) 7,
 # (4,3) (3,4) (1,4) 3, (4,2) 1, (2,0) and the pass -1.
 MARGINS_DIFFER = """
@@ -147,12 +147,11 @@ def steps_of(position):
 
 
 def test_the_margin_search_climbs_from_the_proven_win_to_the_largest_margin():
-    # (4,3) is raised to its 3 and no further; (4,2) (1 half point) cannot tie it; (3,4) ties
-    # it at 3 and, earlier in search order, takes the lead on the tie; (3,2) beats it with 5,
-    # is raised to its 9; (3,1) beats that with 11, which no later move reaches: exact.
+    # (3,2), the proof's move, is raised to its 9 by one test (the search's bound shows more
+    # than the test asked), and no further; (3,1) beats it with 11, which no later move
+    # reaches: exact. (A lead taken on a tie: test_a_winning_pass_as_good_as_... below.)
     assert steps_of(margins_differ()) == [
-        ("4,3", 1, False), ("4,3", 3, False), ("3,4", 3, False), ("3,2", 5, False),
-        ("3,2", 7, False), ("3,2", 9, False), ("3,1", 11, False), ("3,1", 11, True)]
+        ("3,2", 1, False), ("3,2", 9, False), ("3,1", 11, False), ("3,1", 11, True)]
     assert endgame.ExactSolver().best_move(margins_differ()) == (from_coord(3, 1), 11)
     assert endgame.choose_endgame_move(margins_differ()) == endgame.ExactMove(
         from_coord(3, 1), endgame.PROVEN_WIN, 5.5, proof_cpu=mock.ANY)
@@ -168,10 +167,8 @@ def tick_clock():
 
 
 @pytest.mark.parametrize("deadline, move, at_least", [
-    (1, "4,3", 0.5),   # passed before the margins: the proven winning move
-    (2, "3,4", 1.5),   # stopped after (3,4) took the lead, before (3,2) proved better
-    (3, "3,2", 2.5),   # (3,2) leads, proven to win by 2.5 of its 4.5
-    (4, "3,2", 4.5)])  # (3,2) raised to its exact margin, before (3,1) proved better
+    (1, "3,2", 0.5),   # passed before the margins: the proven winning move
+    (2, "3,1", 5.5)])  # stopped after (3,1) took the lead, before no later move was shown better
 def test_a_deadline_midway_plays_the_largest_margin_proven_so_far(deadline, move, at_least):
     found = endgame.choose_endgame_move(margins_differ(), margin_deadline=deadline,
                                         clock=tick_clock())
@@ -183,11 +180,12 @@ def test_a_deadline_midway_plays_the_largest_margin_proven_so_far(deadline, move
 
 def test_a_margin_search_starved_of_wall_time_stops_as_at_its_deadline():
     # The CPU deadline far away, the wall allowance already spent: the search stops at its
-    # first check of the clocks (1,024 nodes, (4,3) still leading) with the proven win.
+    # first check of the clocks (1,024 nodes, (3,2) still leading, raised to its 4.5) with the
+    # proven win.
     found = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
                                         clock=tick_clock(), margin_wall=lambda cpu: -1.0)
-    assert found == endgame.ExactMove(from_coord(4, 3), endgame.PROVEN_WIN, None,
-                                      margin_at_least=0.5, proof_cpu=1)
+    assert found == endgame.ExactMove(from_coord(3, 2), endgame.PROVEN_WIN, None,
+                                      margin_at_least=4.5, proof_cpu=1)
     allowed = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
                                           clock=tick_clock(), margin_wall=lambda cpu: 60.0)
     assert allowed == endgame.ExactMove(from_coord(3, 1), endgame.PROVEN_WIN, 5.5,
@@ -195,7 +193,7 @@ def test_a_margin_search_starved_of_wall_time_stops_as_at_its_deadline():
 
 
 def test_a_deadline_past_the_margin_search_gives_the_exact_margin():
-    assert endgame.choose_endgame_move(margins_differ(), margin_deadline=5,
+    assert endgame.choose_endgame_move(margins_differ(), margin_deadline=3,
                                        clock=tick_clock()) == endgame.ExactMove(
         from_coord(3, 1), endgame.PROVEN_WIN, 5.5, proof_cpu=1)
 
@@ -219,18 +217,20 @@ BEFORE_BLACK_PLAYED_4_0 = """
 def test_a_winning_pass_as_good_as_the_best_placement_is_played():
     position = Position.from_text(PASS_TIES, to_move=WHITE, ply=20,
                                   previous=BEFORE_BLACK_PLAYED_4_0)
-    assert steps_of(position) == [("3,1", 1, False), ("3,1", 3, False), ("PASS", 3, False),
-                                  ("PASS", 3, True)]
+    # (3,1) is raised to its 3; (2,1), earlier in search order, ties it and takes the lead on
+    # the tie; the pass ties it too and wins the tie over any placement.
+    assert steps_of(position) == [("3,1", 1, False), ("3,1", 3, False), ("2,1", 3, False),
+                                  ("PASS", 3, False), ("PASS", 3, True)]
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
         PASS, endgame.PROVEN_WIN, 1.5, proof_cpu=mock.ANY)
 
 
 # A knife edge from a real game (Black opened at the corner (4,0), then played as the agent):
-# White to move at ply 12, where only (3,0) wins; the search tries five losing moves first.
+# White to move at ply 12, where only (3,0) wins; the search tries six losing moves first.
 KNIFE_EDGE_LINE = "4,0 2,2 1,2 3,2 2,1 2,4 2,3 3,3 1,3 1,0 3,1"
-# The nodes after which the search has refuted its first two moves, (4,4) and (4,3) (38,524 and
-# 57,360 nodes), and is inside its third.
-TWO_REFUTED_NODES = 100000
+# The nodes after which the search (in the position's own frame) has refuted its first two
+# moves, (1,1) and (4,4) (after 20,867 and 22,210 nodes), and is inside its third, (4,3).
+TWO_REFUTED_NODES = 23000
 
 
 def knife_edge():
@@ -245,7 +245,7 @@ def test_a_search_out_of_time_leaves_the_moves_it_refuted_in_its_table():
     table = {}
     with pytest.raises(endgame.OutOfTime):
         endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
-    assert endgame.refuted_moves(position, table) == {from_coord(4, 4), from_coord(4, 3)}
+    assert endgame.refuted_moves(position, table) == {from_coord(1, 1), from_coord(4, 4)}
     assert endgame.refuted_moves(position, {}) == frozenset()
 
 
@@ -265,6 +265,33 @@ def test_children_come_biggest_capture_first():
                                                                   MAX_PLY + 1 - position.ply)]
     assert points[:2] == [from_coord(0, 2), from_coord(0, 3)]
     assert sorted(points) == sorted(position.legal_placements())
+
+
+def test_after_the_captures_a_fresh_search_tries_the_centre_first_and_the_edge_last():
+    # Nothing refuted yet: the history holds each point's ring (CENTRE_FIRST), so after the two
+    # captures come the centre, then the ring around it, then the edge, each ring from the
+    # highest point down.
+    position = Position.from_text(TWO_CAPTURES, to_move=WHITE, ply=7)
+    own, opp, prev_own, prev_opp = position.mover_view()
+    points = [move[0] for move in endgame.ExactSolver().children(own, opp, prev_own, prev_opp,
+                                                                  MAX_PLY + 1 - position.ply)]
+    inner = [from_coord(row, col) for row in (3, 2, 1) for col in (3, 2, 1)
+             if (row, col) not in ((2, 2), (1, 1))]  # (1,1) holds a white stone
+    assert points[2:10] == [from_coord(2, 2)] + inner
+    assert all(endgame.CENTRE_FIRST[point] == 0 for point in points[10:])
+
+
+def test_after_a_failed_try_the_opponents_refutation_of_it_is_tried_next():
+    # Children as `children` gives them: (point, ..., gain, key); the tries from index 1 on are
+    # untried: a capture of 2 stones (gain 3), then quiet moves at points 5, 6 and 7.
+    moves = [(point, 0, 0, 0, 0, gain, point) for point, gain in
+             ((3, 1), (4, 3), (5, 1), (6, 1), (7, 1))]
+    endgame.ExactSolver._raise_key_point(moves, 1, 7)  # the opponent refuted with 7
+    assert [move[0] for move in moves] == [3, 4, 7, 5, 6]  # after the capture, before the rest
+    endgame.ExactSolver._raise_key_point(moves, 1, 4)  # a capture keeps its place
+    endgame.ExactSolver._raise_key_point(moves, 1, 3)  # a tried move stays tried
+    endgame.ExactSolver._raise_key_point(moves, 1, None)  # no refutation yet
+    assert [move[0] for move in moves] == [3, 4, 7, 5, 6]
 
 
 # White to move at ply 22, three plies left, every move proven lost. Black's last move was

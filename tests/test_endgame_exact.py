@@ -4,6 +4,8 @@
   included, to the end of the game, memoised on the whole position). On positions up to
   PLAIN_PLIES_LEFT plies from the end, `ExactSolver.best_move`'s margin must equal it, and the
   win/loss proof (`ExactSolver.mover_wins`) must agree with its sign.
+  Where `endgame.bounded` decides a node near the end without search, plain minimax must
+  agree, at every threshold (positions up to BOUNDS_MAX_PLIES plies out).
 - `endgame_reference.ReferenceSolver`: the alpha-beta before the speed work. On positions 8-10
   plies from the end (slow), the proof must agree with the sign of its margin.
 
@@ -28,6 +30,8 @@ PLAIN_POSITIONS = 320
 PLAIN_PLIES_LEFT = (1, 2, 3, 4, 5)
 DEEP_POSITIONS = 100
 DEEP_PLIES_LEFT = (8, 9, 10)
+BOUND_POSITIONS = 48
+BOUND_PLIES_LEFT = tuple(range(1, endgame.BOUNDS_MAX_PLIES + 1))
 PASS_RATE = 0.08
 CAPTURE_RATE = 0.7
 
@@ -78,6 +82,27 @@ def test_exact_margins_equal_plain_minimax():
     assert seen["ended by passes"] >= 10000, seen
     assert seen["ko at the root"] >= 10 and seen["pass ends the game at the root"] >= 20, seen
     assert PLAIN_POSITIONS / 4 < seen["mover wins"] < 3 * PLAIN_POSITIONS / 4, seen
+
+
+def test_the_bounds_decide_only_what_plain_minimax_confirms():
+    # Every threshold a final stone difference can take, at positions up to the bounds' reach:
+    # where `bounded` answers, plain minimax's best final difference must agree.
+    rng = random.Random(SEED + 2)
+    answered = collections.Counter()
+    for index in range(BOUND_POSITIONS):
+        plies_left = BOUND_PLIES_LEFT[index % len(BOUND_PLIES_LEFT)]
+        position = position_before_end(rng, plies_left, PASS_RATE, CAPTURE_RATE)
+        margin = plain_margin(position, {}, collections.Counter())
+        best_diff = (margin - endgame.MOVER_KOMI_HALF_POINTS[plies_left & 1]) // 2
+        own, opp, _, _, diff, _, _ = endgame.ExactSolver._root(position)
+        for needed in range(-NUM_POINTS, NUM_POINTS + 1):
+            known = endgame.bounded(own, opp, diff, plies_left, needed)
+            if known is not None:
+                assert known == (best_diff >= needed), (position, needed)
+                answered[known, needed == endgame.NEEDED_DIFF[plies_left & 1]] += 1
+    # Both answers, at the win/loss threshold itself too.
+    assert min(answered.values()) >= 5 and len(answered) == 4, answered
+    assert endgame.bounded(own, opp, diff, endgame.BOUNDS_MAX_PLIES + 1, 0) is None
 
 
 @pytest.mark.slow

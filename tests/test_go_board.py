@@ -300,6 +300,25 @@ def test_symmetries_map_boards_and_moves_consistently():
         assert image.play(go_board.SYMMETRIC_POINT[symmetry][point(2, 2)]) == moved
 
 
+def test_every_image_of_a_position_has_the_same_canonical_image():
+    # After Black's capture in the ko shape, simple ko forbids White (1,1): the ko point is part
+    # of what the canonical frame compares, so every image lands on one position, ban included.
+    black_takes = Position.from_text(KO_SHAPE, to_move=BLACK, ply=9).play(point(1, 2))
+    canonical = set()
+    for symmetry in range(go_board.NUM_SYMMETRIES):
+        image = black_takes.transformed(symmetry)
+        framed = image.transformed(go_board.canonical_symmetry(image))
+        canonical.add((framed.black, framed.white, go_board.ko_point(*framed.mover_view())))
+    assert len(canonical) == 1
+    (black, white, ko), = canonical
+    assert ko != go_board.NO_KO
+    assert (black, white) == min((go_board.transform_bits(black_takes.black, symmetry),
+                                  go_board.transform_bits(black_takes.white, symmetry))
+                                 for symmetry in range(go_board.NUM_SYMMETRIES))
+    # A position every symmetry keeps: the lowest, the identity.
+    assert go_board.canonical_symmetry(Position().play(point(2, 2))) == 0
+
+
 def liberties(chain, own, opp):
     """Every empty point next to the chain: the plain definition."""
     return go_board.dilate(chain) & ~(own | opp) & go_board.FULL

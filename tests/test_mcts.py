@@ -279,9 +279,10 @@ def test_a_proven_leaf_is_backed_up_like_a_terminal_and_never_expanded():
 
 
 def test_a_solver_that_proves_nothing_changes_nothing():
-    # A capped solve that does not finish answers None: the search is the one without a solver.
+    # A capped solve that does not finish answers None (no node allowed: not even the bounds
+    # near the end can answer): the search is the one without a solver.
     position = Position.from_text(NINE_LEFT, to_move=BLACK, ply=16)
-    capped = RecordingSolver(LeafSolver(go_board.MAX_PLY, node_cap=1))
+    capped = RecordingSolver(LeafSolver(go_board.MAX_PLY, node_cap=0))
     with_cap = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
                            Budget(max_simulations=300), leaf_solver=capped)
     without = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),

@@ -14,6 +14,7 @@ from test_endgame import knife_edge
 from test_strategy import SEED, TABLE_BITS, small_strategy, walked
 
 import endgame
+import go_board
 import opening_book
 from go_board import BLACK, WHITE, from_coord
 from littlego import solver
@@ -30,14 +31,19 @@ def test_the_seam_is_the_winners_first_ply_past_each_strategy():
                      "white-after-mistakes": 12, "white-after-slips": 12}
 
 
-def test_the_knife_edge_refutes_five_moves_before_its_only_win():
+def test_the_knife_edge_refutes_eleven_moves_before_its_only_win():
+    # In its canonical frame, its transpose, where (0,3) is the only win.
     with solver.Solver(TABLE_BITS) as search:
-        assert seam.losing_first(search, knife_edge()) == (5, from_coord(3, 0))
+        assert seam.losing_first(search, knife_edge()) == (11, from_coord(3, 0))
+        for symmetry in range(go_board.NUM_SYMMETRIES):
+            image = knife_edge().transformed(symmetry)
+            assert seam.losing_first(search, image) == (
+                11, go_board.SYMMETRIC_POINT[symmetry][from_coord(3, 0)])
 
 
 # Seed -> (seam positions, those answered): the compiled solver's counts, each position
 # checked by the Python solver below.
-SEAMS = {SEED: (186, 5), SEED + 1: (208, 17), SEED + 2: (160, 0)}
+SEAMS = {SEED: (186, 8), SEED + 1: (208, 22), SEED + 2: (160, 0)}
 
 
 @pytest.mark.parametrize("seed", sorted(SEAMS))
@@ -55,8 +61,9 @@ def test_seam_answers_win_where_the_first_move_loses_and_only_there(tmp_path, se
         answered = 0
         for position in positions:
             key, _ = opening_book.position_key(position)
-            first_child = endgame.ExactSolver().root_moves(position)[0][1]
-            first_wins = endgame.ExactSolver().move_wins(position, first_child)
+            framed = position.transformed(go_board.canonical_symmetry(position))
+            first_child = endgame.ExactSolver().root_moves(framed)[0][1]
+            first_wins = endgame.ExactSolver().move_wins(framed, first_child)
             assert (key in found) == (not first_wins), position
             answered += key in found
         assert (len(positions), answered) == SEAMS[seed]

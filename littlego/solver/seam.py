@@ -1,18 +1,18 @@
 """The seam: the book answers the knife edges just past its strategies.
 
 Start at `answers` (what `littlego book` adds last) and `check` (what `littlego verify-book`
-proves). Past a strategy's last ply the agent's own exact search decides
-(endgame.choose_endgame_move). Its proof tries the root's moves in a fixed order
-(`endgame.ExactSolver.root_moves` on a fresh table: biggest captures, then the points from the
-highest) and must refute in full every move it tries before the first winning one. On the
-grader's Python 3.7 a seam position whose first move wins is proven in 0.1-0.4 s; one with
-losing moves first took 0.6-3 s on seeded lines and up to 8 s in real games (docs/strength.md),
-and a strong opponent steers into exactly those. The compiled solver says which moves win for a
-fraction of that, so every seam position (`positions`: every one the loser can reach while the
-winner follows the book, at the winner's first ply past the strategy's last) whose first move in
-that order loses gets a book answer (`losing_first`): the first winning move in that order, the
-move the exact search would have found, without the search. An answer serves every position
-with the same book key (its symmetric images too, whose search order differs).
+proves). Past a strategy's last ply the agent's own exact search decides (agent.exact_search,
+in the position's canonical frame, go_board.canonical_symmetry). Its proof tries the root's
+moves in a fixed order (`endgame.ExactSolver.root_moves` on a fresh table: biggest captures,
+then the centre first) and must refute in full every move it tries before the first winning
+one, and a strong opponent steers into exactly those knife edges. The compiled solver says which
+moves win for a fraction of that, so every seam position (`positions`: every one the loser can
+reach while the winner follows the book, at the winner's first ply past the strategy's last)
+whose first move in that order loses gets a book answer (`losing_first`): the first winning move
+in that order, the move the exact search would have found, without the search. An answer serves
+every position with the same book key, and since the search runs in the canonical frame,
+whatever the image the game shows, the answer is there for every image whose search would
+refute a move first. What it costs the search where it does not answer: docs/strength.md.
 """
 
 import time
@@ -45,11 +45,14 @@ def positions(book, plan, begins):
 
 
 def losing_first(search, position):
-    """`(how many moves the exact search refutes before its first winning one, that move)`,
-    the wins proven by the compiled `search`; StrategyBroken when no move wins."""
-    for count, (move, _) in enumerate(endgame.ExactSolver().root_moves(position)):
-        if search.wins(position, move):
-            return count, move
+    """`(how many moves the agent's exact search refutes before its first winning one, that
+    move in `position`'s frame)`: in the canonical frame, where the agent searches, the wins
+    proven by the compiled `search`; StrategyBroken when no move wins."""
+    symmetry = go_board.canonical_symmetry(position)
+    framed = position.transformed(symmetry)
+    for count, (move, _) in enumerate(endgame.ExactSolver().root_moves(framed)):
+        if search.wins(framed, move):
+            return count, go_board.SYMMETRIC_POINT[go_board.INVERSE_SYMMETRY[symmetry]][move]
     raise strategy.StrategyBroken("no move wins at the seam, ply {}:\n{}".format(
         position.ply, position))
 
