@@ -119,6 +119,11 @@ def position_key(position):
     return min((image_key(position, symmetry, ko), symmetry) for symmetry in range(NUM_SYMMETRIES))
 
 
+def key_ply(key):
+    """The ply of the positions a key stands for (the key's `ply - 1` field, see above)."""
+    return key // STATES % MAX_PLY + 1
+
+
 def record(position, move):
     """`(key, move in the key's frame)`: what `write` stores so that `lookup` gives `move`."""
     key, symmetry = position_key(position)

@@ -165,6 +165,8 @@ def test_the_ply_is_part_of_the_key():
     later = Position(CORNER_PAIR.black, CORNER_PAIR.white, BLACK, 5, CORNER_PAIR.prev_black,
                      CORNER_PAIR.prev_white)
     assert opening_book.position_key(later)[0] == CORNER_PAIR_KEY + 2 * opening_book.STATES
+    assert [opening_book.key_ply(opening_book.position_key(position)[0])
+            for position in (CORNER_PAIR, later, Position())] == [3, 5, 1]
 
 
 # ---- records ------------------------------------------------------------------------------

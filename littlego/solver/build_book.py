@@ -24,8 +24,9 @@ job walked every reply after it. A try's position is lost for
 White, so no winning answer can share it (the build stops if one does).
 Last, the seam (solver/seam.py): at the winner's first ply past each strategy, the positions
 whose in-game exact search would refute a losing move before finding a winning one get the
-winning move it would find (`add_seam`; --seam-only runs this stage alone on the book at
---out, e.g. after a change of the seam's rule, with the slips of the book's own repertoire).
+winning move it would find (`add_seam`, in place of any answers at the seam's plies; --seam-only
+runs this stage alone on the book at --out, e.g. after a change of the seam's rule or of the
+in-game search's order, with the slips of the book's own repertoire).
 
 The book's bytes depend only on the rules, the solver, --table-bits and --rule (the model's
 searches are seeded and counted in simulations): the same on every run, whatever ran the jobs. The provenance (each job's answers per ply, nodes and CPU seconds) goes
@@ -129,7 +130,8 @@ def parse_args(argv):
                         help="how White's tries after the centre are chosen (default %(default)s)")
     parser.add_argument("--out", default=opening_book.BOOK_PATH)
     parser.add_argument("--seam-only", action="store_true",
-                        help="only the last stage: the seam's answers added to the book at --out")
+                        help="only the last stage: the seam's answers, in place of those "
+                        "of the book at --out")
     add_quiet_option(parser)
     return parser.parse_args(argv)
 
@@ -172,9 +174,14 @@ def build_repertoire(args, folder, progress):
 
 def add_seam(path, slips, table_bits, progress):
     """The build's last stage: the book at `path` rewritten with the seam's answers
-    (solver/seam.py), their figures in its provenance and header."""
+    (solver/seam.py) in place of any it held at the seam's plies (an earlier seam's, whose rule
+    may have been another: the strategies answer no position there), their figures in its
+    provenance and header."""
     book = opening_book.read(path)
     answers, tries = opening_book.entries(book)
+    seam_plies = {seam.seam_ply(plan) for plan in strategy.book_plans()}
+    answers = {key: move for key, move in answers.items()
+               if opening_book.key_ply(key) not in seam_plies}
     with solver.Solver(table_bits) as search, \
             progress.stage("seam", len(strategy.book_plans()), "strategies") as stage:
         def log(line):
@@ -189,7 +196,7 @@ def add_seam(path, slips, table_bits, progress):
         provenance = json.load(handle)
     provenance["seam"] = stats
     opening_book.write(path, answers, fields, provenance=provenance, tries=tries)
-    print("seam: {} answers added; the book has {} records".format(
+    print("seam: {} answers; the book has {} records".format(
         sum(each["answers"] for each in stats.values()), len(answers) + len(tries)), flush=True)
 
 
