@@ -332,19 +332,23 @@ def test_lz_analyze_argument_forms(command, answer):
     assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"
 
 
-def test_lz_analyze_min_and_max_moves():
+def test_lz_analyze_lists_every_move_best_first_up_to_maxmoves():
     request = gtp_engine.AnalyzeRequest(["interval", "10", "minmoves", "7", "maxmoves", "4"])
     assert (request.interval, request.minmoves, request.maxmoves) == (0.1, 7, 4)
-    legal = go_board.Position().legal_moves()
-    searched = [live.Candidate(12, 90, 1.0, True, [12, 7]),
-                live.Candidate(7, 30, 0.25, False, [7]),
-                live.Candidate(0, 5, 0.2, False, [0, 12])]
-    padded = parse_info_line(gtp_engine.info_text(searched, legal, 5))
-    assert [(block["move"], block["visits"], block["winrate"]) for block in padded] == [
-        (12, 90, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 0), (2, 0, 0)]
-    assert [block["order"] for block in padded] == [0, 1, 2, 3, 4]
-    cut = parse_info_line(gtp_engine.info_text(searched, legal, request.minmoves,
-                                               request.maxmoves))
+    position = go_board.Position()
+    moves = [live.Known(12, live.WIN, None, 0.5, 1.0, 1000090, [12, 7], False),
+             live.Known(7, None, None, -1.5, 0.25, 30, [7], False),
+             live.Known(0, None, None, -1.5, 0.2, 5, [0, 12], False),
+             live.Known(1, None, None, -1.5, 0.5, 0, [1], False),
+             live.Known(2, None, None, -1.5, 0.5, 0, [2], False)]
+    root = live.Known(None, live.WIN, None, 0.5, 1.0, 1000125, [12, 7], False)
+    report = live.Report(position, live.SOURCE_BOOK, root, moves, None, False)
+    listed = parse_info_line(gtp_engine.info_text(report))
+    assert [(block["move"], block["visits"], block["winrate"]) for block in listed] == [
+        (12, 1000090, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 5000), (2, 0, 5000)]
+    assert [block["order"] for block in listed] == [0, 1, 2, 3, 4]
+    assert {block["prior"] for block in listed} == {10000 // 5}
+    cut = parse_info_line(gtp_engine.info_text(report, request.maxmoves))
     assert [block["move"] for block in cut] == [12, 7, 0, 1]
 
 
@@ -368,7 +372,8 @@ def analysis_lines(engine, count):
 
 
 def assert_lost_with_the_try_first(lines, position, try_move):
-    """Every line parses as before; every move is a proven loss (0), the try listed first."""
+    """Every line parses as before; every move is a proven loss (0); the try is listed first
+    when no move keeps more (the moves are ranked by value)."""
     legal = position.legal_moves()
     for line in lines:
         blocks = parse_info_line(line)
@@ -754,7 +759,7 @@ def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
     line = settled_kata_line(engine, lambda blocks: all_exact(blocks) and all(
         block["visits"] != "0" for block in blocks))
     assert line == " ".join(
-        "info move {} visits 1 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
+        "info move {} visits 2000000 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
         "order {} pv {}".format(move, winrate, score, score, order, move)
         for order, (move, winrate, score) in enumerate([
             ("C5", "1.000000", "0.5"), ("A3", "0.000000", "-0.5"), ("E2", "0.000000", "-0.5"),
@@ -766,7 +771,8 @@ def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
 
 def test_kata_analyze_in_a_lost_endgame_gives_the_margins_the_exact_search_proves(capsys):
     # Black to move at ply 23, every move lost: by 11.5 (White answers in the one empty row),
-    # passing by 12.5 (White fills too); the try E2 first, as lz-analyze lists it.
+    # passing by 12.5 (White fills too); the try E2 first among the moves losing by the
+    # least, as lz-analyze lists it, the pass last.
     engine = new_engine()
     engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
                                                   previous=HOPELESS_BEFORE)
@@ -774,10 +780,10 @@ def test_kata_analyze_in_a_lost_endgame_gives_the_margins_the_exact_search_prove
         blocks) == 7 and blocks[0]["move"] == "E2"))
     assert [(block["move"], block["winrate"], block["scoreLead"], block["scoreMean"],
              block["scoreStdev"]) for block in blocks] == [
-        ("E2", "0.000000", "-11.5", "-11.5", "0"), ("pass", "0.000000", "-12.5", "-12.5", "0"),
-        ("A2", "0.000000", "-11.5", "-11.5", "0"), ("B2", "0.000000", "-11.5", "-11.5", "0"),
-        ("C2", "0.000000", "-11.5", "-11.5", "0"), ("D2", "0.000000", "-11.5", "-11.5", "0"),
-        ("E1", "0.000000", "-11.5", "-11.5", "0")]
+        ("E2", "0.000000", "-11.5", "-11.5", "0"), ("A2", "0.000000", "-11.5", "-11.5", "0"),
+        ("B2", "0.000000", "-11.5", "-11.5", "0"), ("C2", "0.000000", "-11.5", "-11.5", "0"),
+        ("D2", "0.000000", "-11.5", "-11.5", "0"), ("E1", "0.000000", "-11.5", "-11.5", "0"),
+        ("pass", "0.000000", "-12.5", "-12.5", "0")]
     assert {block["move"]: float(block["scoreLead"]) for block in blocks} == \
         exact_scores(engine.position)
     assert capsys.readouterr().err == (
@@ -804,19 +810,30 @@ def test_kata_analyze_six_plies_from_the_end_agrees_with_the_exact_search():
 
 
 def test_kata_analyze_marks_estimates_with_the_plies_left():
-    # The empty board: the book proves the centre wins (an estimate: the stones as they stand,
-    # -1.5 for Black, raised to the smallest win); the searched moves' scores are estimates
-    # too, the board after them, with 23 plies left; but a pass ends the game there (the
-    # previous board is the same, docs/rules.md), which loses by komi exactly.
-    blocks = parse_kata_line(settled_kata_line(new_engine(), bool))
+    # Ply 5 without the exact search (LITTLEGO_SOLVER=0) and off the stored table: every
+    # placement's score is an estimate, the board after it (Black's three stones against
+    # White's two and the komi: -1.5), marked by the 19 plies left after it; the pass ends the
+    # game there (the previous board is the same, docs/rules.md): its score is exact.
+    engine = new_engine(dict(SMALL_BUDGET, LITTLEGO_SOLVER="0"))
+    engine.position = go_board.Position.from_text(EARLY_BOARD, go_board.BLACK, 5)
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: sum(
+        int(block["visits"]) for block in blocks) > 50))
     assert [block["order"] for block in blocks] == [str(order) for order in range(len(blocks))]
-    assert (blocks[0]["move"], blocks[0]["winrate"], blocks[0]["scoreLead"],
-            blocks[0]["scoreStdev"]) == ("C3", "1.000000", "0.5", "23")
-    legal = go_board.Position().legal_moves()
-    for block in blocks[1:]:
+    legal = engine.position.legal_moves()
+    assert len(blocks) == len(legal)
+    for block in blocks:
         assert block["prior"] == "{:.6f}".format(1.0 / len(legal))
         assert (block["scoreLead"], block["scoreMean"], block["scoreStdev"]) == (
-            ("-2.5", "-2.5", "0") if block["move"] == "pass" else ("-1.5", "-1.5", "23"))
+            ("-2.5", "-2.5", "0") if block["move"] == "pass" else ("-1.5", "-1.5", "19"))
+    assert blocks[-1]["move"] == "pass"  # ranked by score: the estimates are above it
+
+
+EARLY_BOARD = """
+    . . . . .
+    . X O . .
+    . . X . .
+    . . O . .
+    . . . . ."""
 
 
 @pytest.mark.parametrize("command, answer", [

@@ -42,7 +42,7 @@ ply  colour move  before      after       given away  source
  21  Black  3,2   win +0.5    win +0.5             0  exact solver
  22  White  1,2   loss -0.5   loss -1.5            1  exact solver
  23  Black  1,0   win +1.5    loss -0.5            2  exact solver
- 24  White  3,0   win +0.5    win +0.5             0  exact solver
+ 24  White  3,0   win +0.5    win +0.5             0  final score
 The first win thrown away: ply 18, White 1,4 (win +1.5 before, loss -0.5 after).
 """
 

@@ -5,8 +5,9 @@ Usage: littlego review GAME.sgf | GAMES.jsonl N [--cpu SECONDS] [--from-ply P] [
 Start at `review(moves, cpu_limit, book, from_ply)`. The game is replayed from the empty board
 (`read_game`: the main line of an SGF file, or the game numbered N of a `littlego match`
 games.jsonl record); before each move from ply P on, move_results.move_results answers the
-position within --cpu CPU seconds (the compiled solver, else the Python exact search, else the
-book's proofs). Each move gets:
+position within --cpu CPU seconds (the one analysis, live.py: the stored value table, the
+book's proofs, the exact search; one exact search for the whole game, whose positions share
+its proofs), until the position's margin and the played move's are exact. Each move gets:
 - `before`: the position's value for the mover under perfect play, a result (win or loss) and,
   when proven, the exact final margin in points (komi included, positive wins); where the
   answer has no margin, the move before's `after` turned round (the same position);
@@ -29,7 +30,7 @@ import sys
 import endgame
 import go_board
 import opening_book
-from littlego.analysis import move_results
+from littlego.analysis import exact, move_results
 from littlego.referee.sgf import sgf_moves
 
 WIN, LOSS = move_results.WIN, move_results.LOSS
@@ -112,10 +113,16 @@ def review(moves, cpu_limit=DEFAULT_CPU, book=None, from_ply=1, reviewed=None):
     if last is not None and not last.is_over:
         asked.append(last)  # a record cut short: its last position too
     answers = []
-    for position in asked:
-        answers.append(move_results.move_results(position, cpu_limit, book))
-        if reviewed is not None:
-            reviewed(len(answers), len(asked))
+    engine = exact.engine()  # one table for the whole game: its positions share proofs
+    try:
+        for index, position in enumerate(asked):
+            first = [played[index][1]] if index < len(played) else []
+            answers.append(move_results.move_results(position, cpu_limit, book, engine=engine,
+                                                     first=first, want_try=False))
+            if reviewed is not None:
+                reviewed(len(answers), len(asked))
+    finally:
+        engine.close()
     rows = []
     for index, (position, move) in enumerate(played):
         answer, text = answers[index], go_board.move_to_text(move)
