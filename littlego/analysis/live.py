@@ -58,8 +58,9 @@ CLOSEST_MARGIN = go_board.KOMI % 1
 # What `report()` returns (JSON-ready but for the moves, go_board ints):
 # - `position`; `source`: the most trusted source that proved something (SOURCE_*), or None;
 # - `root`: the position as a `Known`, its `move` None;
-# - `moves`: a `Known` per analysed move, best first: by score, then exact before estimated,
-#   then the best try, then the estimate's visits;
+# - `moves`: a `Known` per analysed move, best first: by score, then exact before estimated;
+#   among equal exact margins the board's order (so every presenter ranks them alike, whatever
+#   work found them), among equal estimates the most visited;
 # - `best_try`: `(move, opponent_wins)` in a lost position when known (opponent_wins None: the
 #   try ends the game), else None; `complete`: nothing is left to do.
 Report = collections.namedtuple("Report", "position source root moves best_try complete")
@@ -366,7 +367,6 @@ class Analysis(object):
         colour = self.position.to_move
         root_diff = self.root_value
         ceiling = None if root_diff is None else go_board.margin(root_diff, colour)
-        try_move = self.best_try[0] if self.best_try is not None else None
         known = []
         for index, move in enumerate(self.moves):
             child = children.get(move)
@@ -385,10 +385,12 @@ class Analysis(object):
             visits += PROVEN_VISITS * ((result is not None) + (margin is not None))
             line = self.lines.get(move)
             estimated = [move] + (core.principal_variation(child) if child is not None else [])
-            known.append((score, margin is not None, move == try_move, visits, -index, Known(
-                move, result, margin, score, winrate, visits, line or estimated,
-                line is not None)))
-        known.sort(key=lambda entry: entry[:5], reverse=True)
+            # Among equal exact margins the board's order (whatever work found them); among
+            # equal estimates, the most visited.
+            known.append((score, margin is not None, 0 if margin is not None else visits,
+                          -index, Known(move, result, margin, score, winrate, visits,
+                                        line or estimated, line is not None)))
+        known.sort(key=lambda entry: entry[:4], reverse=True)
         return [entry[-1] for entry in known]
 
     def report(self):

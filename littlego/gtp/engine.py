@@ -35,9 +35,9 @@ and `littlego review` show, worked in slices of wall time on an exact search kep
 session (`exact_engine`). Every legal move is listed, best first: ranked by value wherever the
 values are proven (`maxmoves` cuts the list; `minmoves` is accepted and has nothing to add).
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
-lost with a known try says so on stderr, which GUIs show in their console: one line
-(`try_note`, the words agent.try_details') once the analysis knows it, the try listed first
-among the moves of the best value.
+lost with a known try (the move the agent would play: the one leaving the opponent the fewest
+winning replies) says so on stderr, which GUIs show in their console: one line (`try_note`,
+the words agent.try_details') once the analysis knows it.
 `kata-analyze` takes the same arguments and streams KataGo's `info` blocks (`kata_info_text`):
 winrate and prior in 0..1, and each move's score for the side to move after it, `scoreLead`
 (and `scoreMean`, its older name), the exact final margin where it is proven with `scoreStdev
