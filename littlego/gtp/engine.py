@@ -62,7 +62,8 @@ import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
 from littlego.analysis import exact, live, vertices
-from littlego.analysis.vertices import COLUMN_LETTERS, GTP_PASS, vertex_text, with_mover
+from littlego.analysis.vertices import (COLUMN_LETTERS, GTP_PASS, score_text, vertex_text,
+                                        with_mover)
 from littlego.gtp import sgf_game
 from littlego.gtp.clock import Clock, ClockError
 
@@ -115,12 +116,6 @@ def parse_colour(text):
         return COLOUR_WORDS[text.lower()]
     except KeyError:
         raise GtpFailure("syntax error: {!r} is not a colour".format(text))
-
-
-def score_text(position):
-    """`B+0.5` or `W+2.5`: the stones-only result with komi, as GTP and SGF write it."""
-    score = position.score()
-    return "{}+{:g}".format("B" if score > 0 else "W", abs(score))
 
 
 class Ply(object):
