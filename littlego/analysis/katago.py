@@ -9,8 +9,10 @@ answer soon), then the earliest. Each analysed turn (`Turn`) is the one analysis
 (live.py, sharing one exact search, exact.py, whose tables every position may use); its answers
 are `answer`'s: during the search (`isDuringSearch` true) once the turn is first worked on and
 then every `reportDuringSearchEvery` seconds, and exactly one final answer when the analysis is
-complete, its `maxTime` of work is spent (the command's --max-time without one), or a
-`terminate` names it (`noResults` when no work was done on it).
+complete, its `maxTime` of work is spent (the command's --max-time without one; seconds of
+this process's CPU, so that a machine busy with other work, a GUI drawing beside it, does not
+cut the exact search short), or a `terminate` names it (`noResults` when no work was done on
+it).
 
 The query's fields (KataGo's Analysis_Engine.md): `id` (a string: every answer carries it),
 `moves` ([["B" or "W", vertex], ...]: C3, pass or "(x,y)"; either colour, the side to move
@@ -407,7 +409,7 @@ class Turn(object):
         self.request, self.turn, self.priority = request, turn, priority
         self.sequence = sequence
         self.analysis = analysis
-        self.worked = 0.0  # wall seconds of work
+        self.worked = 0.0  # CPU seconds of work
         self.steps = 0
         self.reported = None  # wall time of the last answer during the search
 
@@ -506,11 +508,11 @@ class AnalysisEngine(object):
     def work(self):
         """One slice on the turn first in line; its answer when one is due."""
         turn = min(self.turns, key=Turn.key)
-        started = time.monotonic()
+        started = time.process_time()
         working = turn.analysis.step(SLICE_SECONDS)
         turn.steps += 1
+        turn.worked += time.process_time() - started
         now = time.monotonic()
-        turn.worked += now - started
         if not working or turn.analysis.complete() or turn.worked >= turn.request.max_time:
             return self.finish(turn)
         every = turn.request.report_every
@@ -582,7 +584,7 @@ def main(argv=None):
                     "(5x5, stones only, komi 2.5, at most 24 plies), exact wherever the "
                     "position is solved: for GUIs such as KaTrain.")
     parser.add_argument("--max-time", type=float, default=DEFAULT_MAX_TIME, metavar="S",
-                        help="seconds of work on a turn whose query sets no maxTime "
+                        help="CPU seconds of work on a turn whose query sets no maxTime "
                              "(default %(default)s)")
     parser.add_argument("--max-visits", type=int, default=DEFAULT_MAX_VISITS, metavar="N",
                         help="the estimate's simulations for a query without maxVisits "

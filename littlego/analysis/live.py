@@ -10,9 +10,10 @@ does one slice of the rest, in this order:
 1. the exact search (exact.py: the compiled solver when it is built, else the Python exact
    search within endgame.EXACT_PLIES_LEFT plies of the end): the position's value, then its
    best line to the end of the game (`exact.BestLine`), then every move's value (the moves
-   asked `first`, then the line's, then the others best estimated first), then on request
-   every move's best line (`move_lines`, where the exact search found the values: a stored
-   position's moves have their lines only where the table holds the position after them);
+   asked `first`, then the line's, then the others best estimated first), then the best
+   ranked move's line (when it is not the position's) and on request every move's best line
+   in rank order (`move_lines`; where the exact search found the values: a stored position's
+   moves have their lines only where the table holds the position after them);
    in a lost position, the best try (`endgame.best_try_in_time`: the move that leaves the
    opponent the fewest winning replies, the one the agent plays), within the Python search's
    reach;
@@ -228,8 +229,9 @@ class Analysis(object):
         unvalued = [move for move in self._value_order() if move not in self.values]
         if unvalued:
             return lambda seconds: self._move_value(unvalued[0], seconds)
-        if self.move_lines and self.by_engine:
-            for move in self.moves:
+        if self.by_engine:
+            ranked = [known.move for known in self._ranked()]
+            for move in ranked if self.move_lines else ranked[:1]:
                 if move not in self.lines:
                     return lambda seconds: self._walk(move, self.position.play(move),
                                                       -self.values[move], seconds)
