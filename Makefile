@@ -152,6 +152,12 @@ bench: $(STAMP) solver pypy
 bench-solver: $(STAMP) solver pypy
 	$(LG) bench-solver
 
+# How long a GUI waits for `littlego analysis`, by ply, on the positions of recorded games: the
+# first answer, the exact value, every exact margin (docs/benchmarks.md; about 15 minutes).
+BENCH_ANALYSIS_ARGS ?=
+bench-analysis: $(STAMP) solver
+	$(LG) bench-analysis $(BENCH_ANALYSIS_ARGS)
+
 # The empty board's value table (every first move's exact margin) beside its win/loss solve,
 # and the values of White's replies to the centre (docs/value.md): minutes of CPU, 512 MB tables.
 bench-value: $(STAMP) solver
