@@ -1,8 +1,9 @@
 """Docs that run: every command that README.md and docs/ give runs as written.
 
 The commands are the code spans and the lines of code blocks that start with `littlego NAME`,
-`make TARGET` or `python3 host.py`, in README.md, docs/rules.md and docs/benchmarks.md, and in
-docs/strength.md's "Re-running" section (its dated entries keep the commands of their day).
+`make TARGET` or `python3 host.py`, in README.md, docs/rules.md, docs/benchmarks.md and
+docs/analysis.md, and in docs/strength.md's "Re-running" section (its dated entries keep the
+commands of their day).
 Each runs in a short form that does no work: a `littlego` command and host.py parse their
 arguments with the command's own parser (PARSE_ONLY stops the program right after), so an
 unknown subcommand or option, or a value of the wrong kind, fails here; a `make` command is
@@ -22,12 +23,13 @@ import pytest
 from littlego import cli
 from littlego.paths import REPO_ROOT
 
-DOCS = ["README.md", "docs/rules.md", "docs/benchmarks.md"]
+DOCS = ["README.md", "docs/rules.md", "docs/benchmarks.md", "docs/analysis.md"]
 STRENGTH = "docs/strength.md"
 RERUNNING = "## Re-running"
 # Schematic words and what stands in for them.
 PLACEHOLDERS = {"A": "random", "B": "greedy", "N": "1", "S": "1", "V": "True", "NAME": "solve",
-                "<counter>": "1", "INPUT": "input.txt", "ADDRESS": "127.0.0.1:6379"}
+                "<counter>": "1", "INPUT": "input.txt", "ADDRESS": "127.0.0.1:6379",
+                "GAME": "game.sgf", "OUT": "reviewed.sgf"}
 COMMAND_START = re.compile(r"^(littlego [\w-]|make [\w-]|python3 host\.py )")
 MACHINE_PATHS = re.compile(r"/work/|/root/|/home/|/opt/")
 # Run a program with argparse stopped right after it parsed its arguments: exit 0 and one line
