@@ -186,7 +186,9 @@ def opening_lines(book):
     first move and the book's answer (a person Black against the agent); after the centre,
     each White reply and the book's answer; after each other first move; after the centre and
     each White reply (the agent's games as Black, reviewed: the first position it is asked
-    about there). A line whose book answer is missing is left out."""
+    about there); after the centre, the book's White answer and each Black second move (a
+    person Black against the agent, after their second move). A line whose book answer is
+    missing is left out."""
     empty = go_board.Position()
     centre = empty.play(agent.CENTRE_POINT)
     firsts, replies = empty.legal_moves(), centre.legal_moves()
@@ -202,6 +204,10 @@ def opening_lines(book):
                (answered(centre, move) for move in replies) if line is not None]
     wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
     wanted += [[agent.CENTRE_POINT, move] for move in replies]
+    answer = book.entry(centre)
+    if answer is not None:
+        after = centre.play(answer.move)
+        wanted += [[agent.CENTRE_POINT, answer.move, move] for move in after.legal_moves()]
     lines, seen = [], set()
     for line in wanted:
         if line is None:
