@@ -99,7 +99,7 @@ test-ray: install-cluster solver
 
 # KaTrain's own engine class on `littlego analysis` (recorded games, exact at every move, its
 # point loss the review's; terminate, garbage, kill, restart), then its window under Xvfb on a
-# reviewed game, the screenshot kept in runs/katrain/katrain.png (about 10 minutes).
+# reviewed game, the screenshot kept in runs/katrain/katrain.png (about 3 minutes on 2 cores).
 test-katrain: katrain-deps xvfb solver
 	$(PY) -m pytest -q -m katrain tests
 

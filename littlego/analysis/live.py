@@ -119,10 +119,10 @@ class Analysis(object):
     estimate's seed, knowledge and exploration; `use_solver`); `book`: an opening_book.Book;
     `values`: a stored_values.StoredValues (default: the package's); `engine`: an exact.py
     engine, shared by the caller's analyses (default: a new `exact.engine` sized for the
-    position, closed by `close`); `moves`: the moves to analyse (default: every legal move); `first`: moves whose
-    values are wanted before the others; `move_lines`: find every move's best line too;
-    `want_try`: find a lost position's best try; `estimate`: run the estimate (MCTS);
-    `max_simulations`: its cap."""
+    position, closed by `close`); `moves`: the moves to analyse (default: every legal move);
+    `first`: moves whose values are wanted before the others; `move_lines`: find every move's
+    best line too; `want_try`: find a lost position's best try; `estimate`: run the estimate
+    (MCTS); `max_simulations`: its cap."""
 
     def __init__(self, position, settings, book, values=None, engine=None, moves=None,
                  first=(), move_lines=False, want_try=True, estimate=True,
