@@ -383,19 +383,20 @@ def assert_lost(lines, position):
 
 
 def test_lz_analyze_names_the_books_try_in_a_lost_position(tmp_path, capsys):
-    # White to move at ply 4 after C3 C4 B4, which a book written here answers with the try B3
-    # (2,1), leaving Black 2 winning replies of its 22 legal moves.
+    # White to move at ply 4 after C3 C4 B3 (lost for White: the stored value table proves every
+    # move lost), which a book written here answers with the try D3 (2,3), leaving Black 2
+    # winning replies of its 22 legal moves.
     position = go_board.Position()
-    for point in ((2, 2), (1, 2), (1, 1)):
+    for point in ((2, 2), (1, 2), (2, 1)):
         position = position.play(go_board.from_coord(*point))
     path = str(tmp_path / "book.txt")
-    key, stored = opening_book.record(position, go_board.from_coord(2, 1))
+    key, stored = opening_book.record(position, go_board.from_coord(2, 3))
     opening_book.write(path, {}, {}, tries={key: (stored, 2)})
     engine = new_engine(book=opening_book.read(path))
-    assert converse(["play b C3", "play w C4", "play b B4", "lz-analyze 10", "name"],
+    assert converse(["play b C3", "play w C4", "play b B3", "lz-analyze 10", "name"],
                     engine) == "=\n\n=\n\n=\n\n=\n\n= Little-Go\n\n"
     note = "my_player: lz-analyze, ply 4, White to move: lost: Black must find 2 of 22 moves " \
-           "(best try B3)\n"
+           "(best try D3)\n"
     assert capsys.readouterr().err == note  # from the book: said before any line is due
     lines = analysis_lines(engine, 2)
     assert_lost(lines, position)

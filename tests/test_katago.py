@@ -25,6 +25,8 @@ from littlego.analysis import katago, live, stored_values
 from littlego.analysis.vertices import vertex_text
 from littlego.bench.positions import pick_move
 
+from referee_support import exited
+
 SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "11"})
 ENGINE = [sys.executable, "-m", "littlego", "analysis"]
 LINE_TIMEOUT = 60.0
@@ -370,18 +372,4 @@ def test_the_engine_ends_when_its_parent_goes_away(process):
     [child] = psutil.Process(shell.process.pid).children()
     shell.process.send_signal(signal.SIGKILL)
     shell.process.wait(10)
-    assert ended(child, 5 * katago.IDLE_POLL_SECONDS)
-
-
-def ended(child, seconds):
-    """Whether the process `child` (not ours to reap) has exited within `seconds`: gone, or a
-    zombie waiting for init."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if child.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
+    assert exited(child, 5 * katago.IDLE_POLL_SECONDS)

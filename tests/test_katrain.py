@@ -27,6 +27,8 @@ import go_board
 from littlego.analysis import katrain, review
 from littlego.paths import REPO_ROOT, RUNS_DIR
 
+from referee_support import exited
+
 pytestmark = pytest.mark.katrain
 
 # Kivy (which KaTrain imports) reads these when first imported: no argument parsing, no console
@@ -234,19 +236,6 @@ def engine_children(process):
             if child.cmdline()[-1:] == ["analysis"]]
 
 
-def ended(process, seconds):
-    """Whether `process` (not ours to reap) exits within `seconds`: gone, or a zombie."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if process.status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def idle(process, seconds):
     """Whether `process` used less than a tenth of a CPU second over `seconds`."""
     before = sum(process.cpu_times()[:2])
@@ -283,7 +272,7 @@ def test_katrains_window_shows_a_reviewed_game_and_no_engine_outlives_it(display
         assert len(moves) == 24
         # KaTrain killed outright: its engine, orphaned, ends by itself.
         katrain_python.send_signal(signal.SIGKILL)
-        assert ended(engine, 10)
+        assert exited(engine, 10)
     finally:
         for process in psutil.Process(gui.pid).children(recursive=True):
             process.kill()
