@@ -182,32 +182,48 @@ def write(path, table, header):
 
 def opening_lines(book):
     """The lines of the positions to store, most wanted first (each once up to symmetry):
-    the empty board; after Black's centre (a person White against the agent); after each
-    first move and the book's answer (a person Black against the agent); after the centre,
-    each White reply and the book's answer; after each other first move; after the centre and
-    each White reply (the agent's games as Black, reviewed: the first position it is asked
-    about there); after the centre, the book's White answer and each Black second move (a
-    person Black against the agent, after their second move). A line whose book answer is
-    missing is left out."""
+    1. the empty board;
+    2. after Black's centre (a person White against the agent);
+    3. after each first move and the book's answer (a person Black against the agent);
+    4. after the centre, each White reply and the book's answer;
+    5. after each other first move;
+    6. after the centre and each White reply (the agent's games as Black, reviewed: the first
+       position it is asked about there);
+    7. after the centre, the book's White answer and each Black second move (a person Black
+       against the agent, after their second move);
+    8. after 4's, each White second move (a person White against the agent, after theirs; the
+       agent's games as Black, reviewed, at ply 5);
+    9. after 7's, the book's answer (a person Black against the agent, at their third move).
+    A line whose book answer is missing is left out."""
     empty = go_board.Position()
     centre = empty.play(agent.CENTRE_POINT)
     firsts, replies = empty.legal_moves(), centre.legal_moves()
 
-    def answered(position, move):
-        after = position.play(move)
+    def answered(line):
+        """`line` and the book's answer after it, or None when the book has none."""
+        after = position_after(go_board.move_to_text(move) for move in line)
         entry = None if after.is_over else book.entry(after)
-        return None if entry is None else [move, entry.move]
+        return None if entry is None else line + [entry.move]
 
-    wanted = [[], [agent.CENTRE_POINT]]
-    wanted += [answered(empty, move) for move in firsts]
-    wanted += [[agent.CENTRE_POINT] + line for line in
-               (answered(centre, move) for move in replies) if line is not None]
-    wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
-    wanted += [[agent.CENTRE_POINT, move] for move in replies]
+    def extended(line):
+        """`line` and each legal move after it."""
+        after = position_after(go_board.move_to_text(move) for move in line)
+        return [line + [move] for move in after.legal_moves()]
+
+    answered_replies = [answered([agent.CENTRE_POINT, move]) for move in replies]
+    answered_replies = [line for line in answered_replies if line is not None]
+    black_seconds = []
     answer = book.entry(centre)
     if answer is not None:
-        after = centre.play(answer.move)
-        wanted += [[agent.CENTRE_POINT, answer.move, move] for move in after.legal_moves()]
+        black_seconds = extended([agent.CENTRE_POINT, answer.move])
+    wanted = [[], [agent.CENTRE_POINT]]
+    wanted += [answered([move]) for move in firsts]
+    wanted += answered_replies
+    wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
+    wanted += [[agent.CENTRE_POINT, move] for move in replies]
+    wanted += black_seconds
+    wanted += [line for answered_reply in answered_replies for line in extended(answered_reply)]
+    wanted += [answered(line) for line in black_seconds]
     lines, seen = [], set()
     for line in wanted:
         if line is None:
