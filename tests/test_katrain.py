@@ -1,5 +1,6 @@
 """KaTrain itself on `littlego analysis` (`make test-katrain`, marker `katrain`; the extra
-`.[katrain]`, and Debian's xvfb, xdotool and imagemagick for the window).
+`.[katrain]`, and Debian's xvfb, xdotool and imagemagick for the window). Without the marker,
+what needs no KaTrain: its configuration for Little-Go, and the one line when it is missing.
 
 Headless, KaTrain's own engine class (katrain.core.engine.KataGoEngine, its app object a stub)
 starts the engine as `littlego katrain` configures it (`exec .../littlego analysis`) and
@@ -28,8 +29,6 @@ from littlego.analysis import katrain, review
 from littlego.paths import REPO_ROOT, RUNS_DIR
 
 from referee_support import exited
-
-pytestmark = pytest.mark.katrain
 
 # Kivy (which KaTrain imports) reads these when first imported: no argument parsing, no console
 # log, and its files in a scratch directory, never the user's ~/.kivy.
@@ -121,6 +120,7 @@ def black_margin(row_value, colour):
     return row_value["margin"] if colour == "Black" else -row_value["margin"]
 
 
+@pytest.mark.katrain
 @pytest.mark.parametrize("number", GAMES)
 def test_katrains_analysis_is_exact_at_every_move_and_its_point_loss_is_the_reviews(
         engines, number):
@@ -158,6 +158,7 @@ def ply_five(number=1):
     return main_line(review.sgf_text(moves, {"moves": [], "first_lost_win": None}))[-1]
 
 
+@pytest.mark.katrain
 def test_a_terminate_mid_search_gets_its_final_answer_at_once(engines):
     engine = engines(max_time=300.0)
     node = ply_five()
@@ -174,6 +175,7 @@ def test_a_terminate_mid_search_gets_its_final_answer_at_once(engines):
     assert not engine.app.errors()
 
 
+@pytest.mark.katrain
 def test_garbage_gets_an_error_line_and_the_engine_goes_on(engines):
     engine = engines()
     engine.katago_process.stdin.write(b"\x00 this is no query {\n")
@@ -185,6 +187,7 @@ def test_garbage_gets_an_error_line_and_the_engine_goes_on(engines):
     wait_until(lambda: exact_root(node), WAIT, "no exact value after the garbage")
 
 
+@pytest.mark.katrain
 def test_a_killed_engine_is_noticed_and_a_restarted_one_answers(engines):
     engine = engines()
     killed = engine.katago_process
@@ -199,6 +202,7 @@ def test_a_killed_engine_is_noticed_and_a_restarted_one_answers(engines):
     wait_until(lambda: exact_root(node), WAIT, "the restarted engine did not answer")
 
 
+@pytest.mark.katrain
 def test_a_shutdown_leaves_no_engine_behind(engines):
     engine = engines()
     process = psutil.Process(engine.katago_process.pid)
@@ -243,6 +247,7 @@ def idle(process, seconds):
     return sum(process.cpu_times()[:2]) - before < 0.1
 
 
+@pytest.mark.katrain
 def test_katrains_window_shows_a_reviewed_game_and_no_engine_outlives_it(display, tmp_path):
     moves = recorded(SHOWN_GAME)
     game = tmp_path / "reviewed.sgf"
@@ -278,3 +283,30 @@ def test_katrains_window_shows_a_reviewed_game_and_no_engine_outlives_it(display
             process.kill()
         gui.kill()
         gui.wait(10)
+
+
+# ---- without KaTrain -----------------------------------------------------------------------
+
+BASE = {"engine": {"backend": "", "altcommand": "", "max_time": 8.0, "max_visits": 500},
+        "game": {"size": "19", "komi": 6.5, "rules": "japanese", "handicap": 0},
+        "general": {"load_sgf_rewind": True}, "ui_state": {"size": []}}
+
+
+def test_the_configuration_is_little_go_s_and_the_engine_is_exec_d():
+    settings = katrain.config(BASE, "exec /x/littlego analysis", 12.0)
+    assert settings["engine"] == {"backend": "custom", "altcommand": "exec /x/littlego analysis",
+                                  "max_time": 12.0, "max_visits": 500, "wide_root_noise": 0.0,
+                                  "_enable_ownership": True}
+    assert settings["game"] == {"size": "5", "komi": 2.5, "rules": "stone_scoring",
+                                "handicap": 0}
+    assert settings["ui_state"]["size"] == katrain.WINDOW
+    assert BASE["game"]["size"] == "19"  # KaTrain's own configuration is left as it was
+    command = katrain.engine_command()
+    assert command.startswith("exec ") and command.endswith(" analysis")
+
+
+def test_without_katrain_the_command_says_what_to_install(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(katrain, "package_config", lambda: None)
+    assert katrain.main(["--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == katrain.NOT_INSTALLED + "\n"
+    assert not os.listdir(str(tmp_path))  # nothing written

@@ -73,7 +73,8 @@ def main(argv=None):
     parser.add_argument("--dir", default=KATRAIN_DIR,
                         help="where its configuration and HOME go (default %(default)s)")
     parser.add_argument("--max-time", type=float, default=MAX_TIME, metavar="S",
-                        help="seconds of analysis a position (default %(default)s)")
+                        help="CPU seconds of analysis a position, KaTrain's max_time "
+                             "(default %(default)s)")
     args = parser.parse_args(argv)
     base = package_config()
     if base is None:
