@@ -141,15 +141,17 @@ def test_the_opening_lines_come_most_wanted_first_each_once():
     # replies (the pass among them) and the book's answer; the centre and each reply (one is
     # the book's answer to the centre, already there); the centre, the book's answer 1,2 and
     # each of Black's 14 second moves up to symmetry (one, 2,1, already there); after the
-    # centre, each reply and the book's answer, each White second move (113 up to symmetry);
-    # after the centre, 1,2, each Black second move and the book's answer (12 positions not
-    # already listed)
-    assert sorted(len(line) for line in lines) == [0] + [1] * 6 + [2] * 11 + [3] * 19 + [4] * 125
+    # centre, White's two best replies up to symmetry (1,1 and 1,2) and the book's answers,
+    # each White second move (44 up to symmetry); after the centre, 1,2, each Black second
+    # move and the book's answer (12 positions not already listed)
+    assert sorted(len(line) for line in lines) == [0] + [1] * 6 + [2] * 11 + [3] * 19 + [4] * 56
     assert lines[19:24] == [["2,2", reply] for reply in ("0,0", "0,1", "0,2", "1,1", "PASS")]
     assert lines[24:37] == [["2,2", "1,2", move] for move in (
         "0,0", "0,1", "0,2", "1,0", "1,1", "2,0", "3,0", "3,1", "3,2", "4,0", "4,1", "4,2",
         "PASS")]
-    assert lines[37][:3] == ["2,2", "0,0", "1,1"] and lines[-1][:3] == ["2,2", "1,2", "4,2"]
+    assert lines[37][:3] == ["2,2", "1,1", "1,2"] and lines[-1][:3] == ["2,2", "1,2", "4,2"]
+    assert {tuple(line[:3]) for line in lines[37:81]} == {("2,2", "1,1", "1,2"),
+                                                         ("2,2", "1,2", "2,1")}
 
 
 def test_every_committed_position_has_its_best_line():

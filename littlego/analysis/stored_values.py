@@ -180,6 +180,15 @@ def write(path, table, header):
         json.dumps(entry, sort_keys=True) + "\n" for entry in [header] + table.records))
 
 
+def next_to_centre(move):
+    """Whether `move` is one of the eight points around the centre."""
+    if move == go_board.PASS:
+        return False
+    row, col = go_board.to_coord(move)
+    centre_row, centre_col = go_board.to_coord(agent.CENTRE_POINT)
+    return max(abs(row - centre_row), abs(col - centre_col)) == 1
+
+
 def opening_lines(book):
     """The lines of the positions to store, most wanted first (each once up to symmetry):
     1. the empty board;
@@ -191,8 +200,10 @@ def opening_lines(book):
        position it is asked about there);
     7. after the centre, the book's White answer and each Black second move (a person Black
        against the agent, after their second move);
-    8. after 4's, each White second move (a person White against the agent, after theirs; the
-       agent's games as Black, reviewed, at ply 5);
+    8. after the centre, each of White's best replies (next to the centre or diagonal to it,
+       which lose by half a point, docs/value.md: what strong opponents play), the book's
+       answer and each White second move (a person White against the agent after their second
+       move; the agent's games as Black, reviewed, at ply 5);
     9. after 7's, the book's answer (a person Black against the agent, at their third move).
     A line whose book answer is missing is left out."""
     empty = go_board.Position()
@@ -222,7 +233,8 @@ def opening_lines(book):
     wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
     wanted += [[agent.CENTRE_POINT, move] for move in replies]
     wanted += black_seconds
-    wanted += [line for answered_reply in answered_replies for line in extended(answered_reply)]
+    wanted += [line for answered_reply in answered_replies if next_to_centre(answered_reply[1])
+               for line in extended(answered_reply)]
     wanted += [answered(line) for line in black_seconds]
     lines, seen = [], set()
     for line in wanted:
