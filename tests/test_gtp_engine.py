@@ -835,8 +835,30 @@ EARLY_BOARD = """
     . . . . ."""
 
 
-@pytest.mark.parametrize("command, answer", [
+# kata-analyze's forms: lz-analyze's, where `ownership true` is a switch of its own.
+KATA_ANALYZE_FORMS = [
     (command.replace("lz-analyze", "kata-analyze"), answer.replace("lz-analyze", "kata-analyze"))
-    for command, answer in ANALYZE_FORMS])
+    for command, answer in ANALYZE_FORMS if "ownership" not in command] + [
+    ("kata-analyze 10 ownership true", "="), ("kata-analyze b ownership false interval 5", "="),
+    ("kata-analyze 10 ownership yes", "? syntax error")]
+
+
+@pytest.mark.parametrize("command, answer", KATA_ANALYZE_FORMS)
 def test_kata_analyze_argument_forms(command, answer):
     assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"
+
+
+def test_kata_analyze_ownership_is_the_final_board_of_the_best_line():
+    # White to move at ply 24: C5 captures the black stone at B5 and wins; the board after it,
+    # seen by White (+1 White's stones).
+    engine = new_engine()
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
+    _, _, stream = engine.handle("kata-analyze 10 ownership true")
+    line = next(stream.lines(lambda seconds: time.sleep(seconds) or False))
+    blocks, ownership = line.split(" ownership ")
+    assert parse_kata_line(blocks)[0]["move"] == "C5"
+    end = engine.position.play(go_board.from_coord(0, 2))
+    assert [float(value) for value in ownership.split()] == [
+        1.0 if end.white >> point & 1 else -1.0 if end.black >> point & 1 else 0.0
+        for point in range(go_board.NUM_POINTS)]

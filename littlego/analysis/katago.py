@@ -18,8 +18,8 @@ The query's fields (KataGo's Analysis_Engine.md): `id` (a string: every answer c
 `moves` ([["B" or "W", vertex], ...]: C3, pass or "(x,y)"; either colour, the side to move
 following the last move as GTP's `play` does), `initialStones` (the board at ply 1),
 `initialPlayer`, `analyzeTurns` (default: after the last move), `rules`, `komi`, `boardXSize`,
-`boardYSize`, `maxVisits` (the estimate's simulations), `overrideSettings` (`maxTime` in seconds
-of work; `reportAnalysisWinratesAs` BLACK, WHITE or SIDETOMOVE, default --report-as;
+`boardYSize`, `maxVisits` (the estimate's simulations), `overrideSettings` (`maxTime`, CPU
+seconds of work; `reportAnalysisWinratesAs` BLACK, WHITE or SIDETOMOVE, default --report-as;
 `maxVisits`), `reportDuringSearchEvery`, `includeOwnership`, `includeMovesOwnership`,
 `includePolicy`, `avoidMoves` and `allowMoves` (their moves for the side to move at the
 position: the first move only, so `untilDepth` beyond 1 has a warning), `priority`,
@@ -345,15 +345,6 @@ def flip(perspective, position):
     return (position.to_move == go_board.BLACK) != (perspective == "BLACK")
 
 
-def ownership(position, line, seen_by):
-    """The final board of `line` played out from `position`, +1 a stone of `seen_by`, -1 the
-    other's, 0 empty, row by row from the top left."""
-    end = live.line_end(position, line)
-    own, other = end.stones(seen_by), end.stones(go_board.other(seen_by))
-    return [1.0 if own >> point & 1 else -1.0 if other >> point & 1 else 0.0
-            for point in range(go_board.NUM_POINTS)]
-
-
 def values(known, stdev, sign, flipped):
     """The KataGo fields of a live.Known, for the perspective (`sign` -1 turns scores
     round)."""
@@ -381,7 +372,7 @@ def answer(request, turn, report, during):
                            flipped), move=vertex_text(known.move), order=order, prior=prior,
                     pv=[vertex_text(move) for move in known.line])
         if request.moves_ownership:
-            info["ownership"] = ownership(position, known.line, seen_by)
+            info["ownership"] = live.ownership(position, known.line, seen_by)
             info["ownershipStdev"] = [0.0 if known.line_exact else 1.0] * go_board.NUM_POINTS
         infos.append(info)
     root = report.root
@@ -391,7 +382,7 @@ def answer(request, turn, report, during):
     result = {"id": request.id, "turnNumber": turn, "isDuringSearch": during,
               "moveInfos": infos, "rootInfo": root_info}
     if request.ownership:
-        result["ownership"] = ownership(position, root.line, seen_by)
+        result["ownership"] = live.ownership(position, root.line, seen_by)
         result["ownershipStdev"] = [0.0 if root.line_exact else 1.0] * go_board.NUM_POINTS
     if request.policy:
         result["policy"] = [prior if point in legal else -1.0

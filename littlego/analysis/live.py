@@ -114,6 +114,16 @@ def line_end(position, line):
     return position
 
 
+def ownership(position, line, seen_by):
+    """The final board of `line` played out from `position`, +1 a stone of `seen_by`, -1 the
+    other's, 0 empty, point by point (row by row from the top left): what GUIs draw as the
+    expected territory."""
+    end = line_end(position, line)
+    own, other = end.stones(seen_by), end.stones(go_board.other(seen_by))
+    return [1.0 if own >> point & 1 else -1.0 if other >> point & 1 else 0.0
+            for point in range(go_board.NUM_POINTS)]
+
+
 class Analysis(object):
     """The analysis of `position` (see the module docstring). `settings`: agent.Settings (the
     estimate's seed, knowledge and exploration; `use_solver`); `book`: an opening_book.Book;

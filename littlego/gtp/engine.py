@@ -44,7 +44,8 @@ winrate and prior in 0..1, and each move's score for the side to move after it, 
 0`, else the analysis's estimate (the stones as they stand, within the move's proven result)
 with `scoreStdev` the plies left after the move: never 0, so a GUI or a script tells the two
 apart. `visits` counts the estimate's simulations and a million for each of a proven result
-and an exact margin (live.PROVEN_VISITS).
+and an exact margin (live.PROVEN_VISITS). `ownership true` adds KataGo's `ownership` block: the
+board at the end of the position's best line, +1 the side to move's stone, -1 the other's.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
 
@@ -97,6 +98,8 @@ STATUSES = ("alive", "dead", "seki")
 # lz-analyze's key-value pairs (KataGo's GTP extensions document); avoid and allow are refused.
 ANALYZE_KEYS = ("interval", "minmoves", "maxmoves")
 REFUSED_ANALYZE_KEYS = ("avoid", "allow")
+# kata-analyze's switch: the final board of the position's best line after the info blocks.
+OWNERSHIP_KEY, SWITCH_WORDS = "ownership", {"true": True, "false": False}
 
 
 class GtpFailure(Exception):
@@ -414,13 +417,14 @@ class GtpEngine(object):
 class AnalyzeRequest(object):
     """The arguments of `command` (lz-analyze or kata-analyze), every form KataGo's GTP
     extensions document: an optional colour, an optional interval in centiseconds, then
-    key-value pairs (ANALYZE_KEYS); avoid and allow are refused. `maxmoves` None is no limit.
-    GtpFailure for anything else."""
+    key-value pairs (ANALYZE_KEYS; kata-analyze's `ownership true`); avoid and allow are
+    refused. `maxmoves` None is no limit. GtpFailure for anything else."""
 
     def __init__(self, args, command=LZ_ANALYZE):
         self.command = command
         words = list(args)
         self.colour = None
+        self.ownership = False
         if words and words[0].lower() in COLOUR_WORDS:
             self.colour = parse_colour(words.pop(0))
         options = {"interval": DEFAULT_ANALYZE_INTERVAL, "minmoves": 0, "maxmoves": None}
@@ -431,6 +435,10 @@ class AnalyzeRequest(object):
             if key in REFUSED_ANALYZE_KEYS:
                 raise GtpFailure("{}: {} is not supported: every legal move is "
                                  "analysed".format(command, key))
+            if command == KATA_ANALYZE and key == OWNERSHIP_KEY and words and \
+                    words[0].lower() in SWITCH_WORDS:
+                self.ownership = SWITCH_WORDS[words.pop(0).lower()]
+                continue
             if key not in ANALYZE_KEYS or not words or not words[0].isdigit():
                 raise GtpFailure("syntax error")
             options[key] = int(words.pop(0))
@@ -457,11 +465,12 @@ def info_text(report, maxmoves=None):
         for order, known in enumerate(report.moves[:maxmoves]))
 
 
-def kata_info_text(report, maxmoves=None):
+def kata_info_text(report, maxmoves=None, ownership=False):
     """One kata-analyze line for a live.Report: an `info` block per move as `info_text` lists
     them, winrate and prior in 0..1 for the side to move, and the move's score (live.Known.score) as `scoreMean`
     and `scoreLead`, with `scoreStdev` 0 when it is exact, else the plies left after the move
-    (see the module docstring)."""
+    (see the module docstring); with `ownership`, KataGo's `ownership` block after them: the
+    final board of the position's best line (live.ownership), for the side to move."""
     prior = 1.0 / max(len(report.moves), 1)
     estimate_stdev = go_board.plies_left(report.position.ply + 1)
     blocks = []
@@ -472,6 +481,10 @@ def kata_info_text(report, maxmoves=None):
                 vertex_text(known.move), known.visits, known.winrate, known.score,
                 0 if known.margin is not None else estimate_stdev, known.score, prior, order,
                 pv_text(known)))
+    if ownership:
+        position = report.position
+        blocks.append("ownership " + " ".join("{:g}".format(value) for value in live.ownership(
+            position, report.root.line, position.to_move)))
     return " ".join(blocks)
 
 
@@ -525,7 +538,7 @@ class AnalysisStream(object):
                 left = due - time.monotonic()
             report = self.analysis.report()
             if self.request.command == KATA_ANALYZE:
-                line = kata_info_text(report, self.request.maxmoves)
+                line = kata_info_text(report, self.request.maxmoves, self.request.ownership)
             else:
                 line = info_text(report, self.request.maxmoves)
             if line:
