@@ -31,7 +31,7 @@ SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "11"})
 ENGINE = [sys.executable, "-m", "littlego", "analysis"]
 LINE_TIMEOUT = 60.0
 # Ply 5, Black to move, off the stored table: the exact search takes seconds here.
-EARLY_MOVES = [["B", "C3"], ["W", "B3"], ["B", "C2"], ["W", "D4"]]
+EARLY_MOVES = [["B", "C3"], ["W", "A5"], ["B", "B4"], ["W", "D2"]]
 
 
 def engine(**options):

@@ -25,7 +25,7 @@ import psutil
 import pytest
 
 import go_board
-from littlego.analysis import katrain, review
+from littlego.analysis import katrain, review, stored_values
 from littlego.paths import REPO_ROOT, RUNS_DIR
 
 from referee_support import exited
@@ -152,9 +152,10 @@ def review_vertex(text):
     return vertex_text(go_board.move_from_text(text)).lower()
 
 
-def ply_five(number=1):
+def ply_five(number=2):
     """The node at ply 5 of a recorded game (off the stored table: seconds of exact search)."""
     moves = recorded(number)[:4]
+    assert stored_values.position_after(moves) not in stored_values.read()
     return main_line(review.sgf_text(moves, {"moves": [], "first_lost_win": None}))[-1]
 
 
