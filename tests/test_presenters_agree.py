@@ -2,7 +2,7 @@
 (littlego/gtp/engine.py), KataGo's JSON protocol (littlego/analysis/katago.py) and the browser
 board's analysis job (littlego/board/server.py) gives the same numbers: every move's exact
 margin, its result and winrate, the ranking, and the position's value. The positions: every
-one the stored value table holds (plies 1 to 4) and plies 12 to 23 of recorded games, where
+one the stored value table holds (plies 1 to 5) and plies 12 to 23 of recorded games, where
 each presenter finishes in about a second."""
 
 import json
