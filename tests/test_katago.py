@@ -373,3 +373,10 @@ def test_the_engine_ends_when_its_parent_goes_away(process):
     shell.process.send_signal(signal.SIGKILL)
     shell.process.wait(10)
     assert exited(child, 5 * katago.IDLE_POLL_SECONDS)
+
+
+def test_a_stored_position_is_answered_before_a_search_of_higher_priority():
+    answers = run([query(id="search", moves=EARLY_MOVES, priority=10,
+                         overrideSettings={"maxTime": 0.5}),
+                   query(id="stored", priority=-10)])
+    assert [answer["id"] for answer in answers] == ["stored", "search"]

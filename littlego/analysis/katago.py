@@ -5,7 +5,8 @@ stdin (queries and actions) and on stdout (answers, in any order).
 Start at `serve`: a thread reads the lines (`read_lines`), the main loop answers each at once
 (`AnalysisEngine.handle`) and works on the open turns in slices of SLICE_SECONDS, the highest
 `priority` first and, among equals, the one worked on least (so every turn gets its first
-answer soon), then the earliest. Each analysed turn (`Turn`) is the one analysis of its position
+answer soon), then the earliest; a turn known without work (a stored position) is answered
+before all of them. Each analysed turn (`Turn`) is the one analysis of its position
 (live.py, sharing one exact search, exact.py, whose tables every position may use); its answers
 are `answer`'s: during the search (`isDuringSearch` true) once the turn is first worked on and
 then every `reportDuringSearchEvery` seconds, and exactly one final answer when the analysis is
@@ -400,14 +401,16 @@ class Turn(object):
         self.request, self.turn, self.priority = request, turn, priority
         self.sequence = sequence
         self.analysis = analysis
+        self.settled = analysis.complete()
         self.worked = 0.0  # CPU seconds of work
         self.steps = 0
         self.reported = None  # wall time of the last answer during the search
 
     def key(self):
-        """The order turns are worked in: the highest priority, the least worked, the
-        earliest."""
-        return (-self.priority, self.worked, self.sequence)
+        """The order turns are worked in: those known without work first (a stored position,
+        the end of the game: answered at once, whatever their priority), then the highest
+        priority, the least worked, the earliest."""
+        return (not self.settled, -self.priority, self.worked, self.sequence)
 
     def final(self):
         if not self.steps:
