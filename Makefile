@@ -11,8 +11,9 @@ PLAYER := cmd:$(CURDIR)/$(PY) $(CURDIR)/my_player.py
 GAMES ?= 2
 RUNS := runs
 
-.PHONY: install install-cluster browser-deps gnugo gomill pypy solver test test-slow test-browser \
-	test-ray lint match play serve bench bench-engine bench-solver bench-value ladder \
+.PHONY: install install-cluster browser-deps katrain-deps xvfb gnugo gomill pypy solver test \
+	test-slow test-browser test-ray test-katrain lint match play serve katrain bench \
+	bench-engine bench-solver bench-value bench-analysis ladder \
 	ladder-default ladder-centre ladder-deep book verify-book solve-all value-table handover \
 	forced-openings \
 	submission check-submission driver-match soak ringmaster clean
@@ -35,6 +36,18 @@ browser-deps: $(STAMP)
 	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; \
 	fi
+
+# KaTrain (the extra .[katrain]: its wheels need Python 3.11 to 3.13), for `make katrain` and its
+# test; and for KaTrain's window under a virtual display, Debian's xvfb, xdotool and imagemagick
+# (apt-get, when missing).
+katrain-deps: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,katrain]'
+
+xvfb:
+	@{ command -v Xvfb && command -v xdotool && command -v import; } >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      xvfb xdotool imagemagick >/dev/null; } || \
+	    echo "Xvfb, xdotool or imagemagick is missing: run 'sudo apt-get install xvfb xdotool imagemagick'"
 
 # GNU Go (Debian's package) for the ladder and the GTP tests: installed when missing, as root.
 gnugo:
@@ -84,6 +97,12 @@ test-browser: browser-deps solver
 test-ray: install-cluster solver
 	$(PY) -m pytest -q -m ray tests
 
+# KaTrain's own engine class on `littlego analysis` (recorded games, exact at every move, its
+# point loss the review's; terminate, garbage, kill, restart), then its window under Xvfb on a
+# reviewed game, the screenshot kept in runs/katrain/katrain.png (about 3 minutes on 2 cores).
+test-katrain: katrain-deps xvfb solver
+	$(PY) -m pytest -q -m katrain tests
+
 # Python 3.7 syntax for everything the grader or the course driver runs, the imports' order
 # (pyproject.toml's [tool.isort]), then repeated code: pylint's similarity check (symilar's), on
 # blocks of LINT_SIMILAR_LINES lines or more, comments, docstrings, imports and signatures left
@@ -107,6 +126,13 @@ COLOUR ?= 1
 play: $(STAMP)
 	$(LG) play --opponent "$(PLAYER)" --colour $(COLOUR)
 
+# KaTrain on Little-Go, analysed by `littlego analysis`, with its own configuration and HOME in
+# runs/katrain (never ~/.katrain); KATRAIN_ARGS=game.sgf opens a game (a `littlego review --sgf`
+# file shows the review's comments too).
+KATRAIN_ARGS ?=
+katrain: katrain-deps solver
+	$(LG) katrain $(KATRAIN_ARGS)
+
 # The board in the browser at http://127.0.0.1:8561/ against the agent (SERVE_ARGS adds options).
 SERVE_ARGS ?=
 serve: $(STAMP)
@@ -126,6 +152,12 @@ bench: $(STAMP) solver pypy
 # same positions, and its ply-7 proofs of the book's lines.
 bench-solver: $(STAMP) solver pypy
 	$(LG) bench-solver
+
+# How long a GUI waits for `littlego analysis`, by ply, on the positions of recorded games: the
+# first answer, the exact value, every exact margin (docs/benchmarks.md; about 15 minutes).
+BENCH_ANALYSIS_ARGS ?=
+bench-analysis: $(STAMP) solver
+	$(LG) bench-analysis $(BENCH_ANALYSIS_ARGS)
 
 # The empty board's value table (every first move's exact margin) beside its win/loss solve,
 # and the values of White's replies to the centre (docs/value.md): minutes of CPU, 512 MB tables.

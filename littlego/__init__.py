@@ -5,8 +5,9 @@ what the grader runs. Here, start at `cli` (the `littlego` command, every tool i
 then the package you need:
 - `referee`: the course's judge, matches, the terminal board (host.py's code); it judges and
   plays, and knows nothing of the agent, its searches or its book;
-- `analysis`: what is proven or searched about a position (exact results, margins, tries, the
-  live search), which the browser board and GTP's `lz-analyze` present;
+- `analysis`: the one analysis of a position (exact results, margins, best lines, tries, the
+  live search), which the browser board, GTP's `lz-analyze` and the KataGo JSON engine
+  (`littlego analysis`, for KaTrain) present;
 - `board`: the board in the browser (`littlego serve`), on the referee and the analysis;
 - `gtp`: the agent as a GTP engine (`engine`), gomill's ringmaster against GNU Go;
 - `opponents`: the graded reference opponents, rebuilt;

@@ -1,4 +1,5 @@
-"""Helpers shared by the referee tests: ASCII boards, course files, host.py runs, stub players.
+"""Helpers shared by the referee tests: ASCII boards, course files, host.py runs, stub players,
+and whether a process that is not ours has exited (`exited`).
 
 Boards are written as 5 rows of `X` (Black), `O` (White) and `.`, spaces ignored.
 """
@@ -7,6 +8,9 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
+
+import psutil
 
 import go_board
 from littlego.paths import REPO_ROOT
@@ -147,3 +151,22 @@ class Broken(object):
 
 
 STUB_PLAYERS = {"first": FirstLegal, "last": LastLegal, "passer": Passer, "broken": Broken}
+
+
+def exited(process, seconds):
+    """Whether the psutil `process` (another's child) exits within `seconds`: gone, or a zombie.
+    An orphan may be re-parented to this process (the referee's process tree makes it a child
+    subreaper: littlego/referee/proctree.py), so a zombie is reaped here when it is ours."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if process.status() == psutil.STATUS_ZOMBIE:
+                try:
+                    os.waitpid(process.pid, 0)
+                except ChildProcessError:
+                    pass  # not ours: init reaps it
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False

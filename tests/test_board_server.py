@@ -18,7 +18,8 @@ import pytest
 from sgfmill import sgf
 
 import agent
-from littlego.analysis import move_results
+import go_board
+from littlego.analysis import live, move_results
 from littlego.board import server as serve
 from littlego.board.server import AGENT_NAME, BoardSession, make_server
 from littlego.referee import judge, rules
@@ -196,15 +197,27 @@ def test_the_proven_results_of_the_persons_moves(make_session):
     for move in LATE_MOVES:
         session.person_moves(move)
     assert (session.state()["board"], session.state()["ply"]) == (rows(LATE_BOARD), 19)
-    finished, answer = session.analysis_job().wait(60)
+    job = session.analysis_job()
+    assert job.done.wait(60)
+    finished, answer = job.wait(0)
     assert finished
-    # Every margin within the first answer: no solving follows it.
-    assert answer == dict(move_results.move_results(session.position, 60.0), progress=None)
+    progress = answer.pop("progress")
+    assert {key: progress[key] for key in ("solved", "moves", "done")} == {
+        "solved": 15, "moves": 15, "done": True}
+    # The one analysis's answer: the same as move_results gives for the position.
+    assert answer == move_results.move_results(session.position, 60.0)
     assert (answer["source"], answer["result"], answer["unknown"]) == (
-        move_results.SOURCE_SOLVER, move_results.WIN, False)  # `make test` builds it
-    assert {move for move, known in answer["moves"].items() if known["margin"] == 6.5} == {
-        "3,3", "3,4", "4,2"}
+        live.SOURCE_SOLVER, move_results.WIN, False)  # `make test` builds it
+    assert {move: known["margin"] for move, known in answer["moves"].items()} == LATE_MARGINS
     assert answer["margin"] == 6.5 and answer["moves"]["PASS"] == {"result": "win", "margin": 3.5}
+
+
+def test_a_stored_position_needs_no_work_and_says_so(make_session):
+    session = make_session("last")  # the person plays Black: the empty board
+    finished, answer = session.analysis_job().wait(30)
+    assert finished and answer["progress"] is None
+    assert (answer["source"], answer["margin"], len(answer["moves"])) == (
+        live.SOURCE_TABLE, 0.5, 26)
 
 
 def test_no_analysis_when_it_is_not_the_persons_turn(make_session):
@@ -216,16 +229,49 @@ def test_no_analysis_when_it_is_not_the_persons_turn(make_session):
 
 
 class HeldAnalysis(object):
-    """move_results.move_results held until `released` is set, counting its calls."""
+    """live.Analysis's face, held in its making until `released` is set, counting the
+    positions it is made for; nothing proven, nothing to do."""
 
     def __init__(self):
         self.calls = []
         self.released = threading.Event()
 
-    def __call__(self, position, cpu_limit):
-        self.calls.append((position.ply, cpu_limit))
+    def __call__(self, position, settings, book, **options):
+        self.calls.append(position.ply)
         self.released.wait(30)
-        return {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True}
+        return ScriptedAnalysis(position, [], threading.Event())
+
+
+class ScriptedAnalysis(object):
+    """live.Analysis's face: each `step`, once `stepped` is set, proves the next of `moves`
+    (a win by 1.5); `closed` is set by `close`."""
+
+    def __init__(self, position, moves, stepped):
+        self.position, self.moves, self.stepped = position, moves, stepped
+        self.proven = 0
+        self.closed = threading.Event()
+
+    def complete(self):
+        return self.proven == len(self.moves)
+
+    def step(self, seconds):
+        if self.complete():
+            return False
+        if self.stepped.wait(0.05):
+            self.stepped.clear()
+            self.proven += 1
+        return True
+
+    def report(self):
+        moves = [live.Known(go_board.move_from_text(text), move_results.WIN if index <
+                            self.proven else None, 1.5 if index < self.proven else None, 0.0,
+                            0.5, 0, [], False) for index, text in enumerate(self.moves)]
+        root = live.Known(None, None, None, 0.0, 0.5, 0, [], False)
+        return live.Report(self.position, live.SOURCE_SOLVER, root, moves, None,
+                           self.complete())
+
+    def close(self):
+        self.closed.set()
 
 
 @pytest.fixture
@@ -272,19 +318,18 @@ def test_the_http_api_serves_the_page_and_the_game(running):
 def test_the_analysis_api_answers_pending_then_the_result_once_per_position(running,
                                                                             monkeypatch):
     held = HeldAnalysis()
-    monkeypatch.setattr(move_results, "move_results", held)
-    monkeypatch.setattr(move_results, "solver_margins", lambda position, first: None)
+    monkeypatch.setattr(live, "Analysis", held)
     monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 0.05)
     base = running("passer")
     assert get(base + "/api/analysis") == (200, {"pending": True})
     assert get(base + "/api/state")[0] == 200  # the held analysis blocks no other request
     held.released.set()
-    expected = {"source": None, "result": None, "margin": None, "moves": {}, "unknown": True,
-                "progress": None}
+    expected = {"source": None, "result": None, "margin": None, "moves": {}, "unknown": False,
+                "best_try": None, "progress": None}
     monkeypatch.setattr(serve, "ANALYSIS_WAIT_SECONDS", 30)
     assert get(base + "/api/analysis") == (200, expected)
     assert get(base + "/api/analysis") == (200, expected)
-    assert held.calls == [(1, serve.ANALYSIS_CPU_SECONDS)]
+    assert held.calls == [1]
     request = urllib.request.Request(base + "/api/move", data=b'{"move": "PASS"}', method="POST")
     urllib.request.urlopen(request, timeout=10).close()  # Black's pass at ply 1 ends the game
     assert get(base + "/api/analysis") == (
@@ -299,84 +344,25 @@ def late_session(make_session):
     return session
 
 
-def without_margins(move_results_of):
-    """move_results' answers with their results only, as where margins take long."""
-    def answer_of(position, cpu_limit):
-        answer = move_results_of(position, cpu_limit)
-        return dict(answer, margin=None, moves={move: {"result": known["result"]}
-                                                for move, known in answer["moves"].items()})
-    return answer_of
-
-
 LATE_MARGINS = {"0,0": 4.5, "0,1": 4.5, "0,2": 4.5, "0,3": 4.5, "0,4": 4.5, "1,0": 4.5,
                 "1,2": 4.5, "1,3": 4.5, "1,4": 4.5, "4,0": 4.5, "4,1": 4.5, "3,3": 6.5,
                 "3,4": 6.5, "4,2": 6.5, "PASS": 3.5}
 
 
-def test_missing_margins_come_from_the_solver_move_by_move(make_session, monkeypatch):
-    monkeypatch.setattr(move_results, "move_results", without_margins(move_results.move_results))
-    job = late_session(make_session).analysis_job()
-    assert job.done.wait(60)
-    finished, answer = job.wait(0)
-    progress = answer.pop("progress")
-    assert finished and progress["seconds"] >= 0
-    assert {key: progress[key] for key in ("solved", "moves", "done")} == {
-        "solved": 15, "moves": 15, "done": True}
-    assert answer == {"source": move_results.SOURCE_SOLVER, "result": move_results.WIN,
-                      "margin": 6.5, "unknown": False, "best_try": None,
-                      "moves": {move: {"result": move_results.WIN, "margin": margin}
-                                for move, margin in LATE_MARGINS.items()}}
-
-
-class ScriptedMargins(object):
-    """move_results.SolverMargins' face: one more move per `advance` once `step` is set, each
-    with the margin 1.5."""
-
-    def __init__(self, moves, first):
-        self.moves, self.first, self.found = moves, first, {}
-        self.step = threading.Event()
-        self.closed = threading.Event()
-        self.total = len(moves)
-
-    @property
-    def solved(self):
-        return len(self.found)
-
-    def finished(self):
-        return len(self.found) == self.total
-
-    def advance(self, cpu_limit):
-        if not self.step.wait(0.05):
-            return False
-        self.step.clear()
-        self.found[self.moves[len(self.found)]] = {"result": move_results.WIN, "margin": 1.5}
-        return True
-
-    def answer(self):
-        return dict(self.first, moves=dict(self.found))
-
-    def close(self):
-        self.closed.set()
-
-
-def test_the_api_reports_the_solving_as_it_goes_and_a_move_stops_it(running, make_session,
-                                                                    monkeypatch):
+def test_the_api_reports_the_analysis_as_it_goes_and_a_move_stops_it(running, monkeypatch):
     scripted = []
 
-    def margins(position, first):
-        time.sleep(0.3)  # a solver slow to start (its table): the first answer still says so
-        scripted.append(ScriptedMargins(["0,0", "0,1", "PASS"], first))
+    def analysis(position, settings, book, **options):
+        time.sleep(0.3)  # an analysis slow to start (its table): the first answer still comes
+        scripted.append(ScriptedAnalysis(position, ["0,0", "0,1", "PASS"], threading.Event()))
         return scripted[-1]
-    first = {"source": move_results.SOURCE_BOOK, "result": move_results.WIN, "margin": None,
-             "moves": {"2,2": {"result": move_results.WIN}}, "unknown": True, "best_try": None}
-    monkeypatch.setattr(move_results, "move_results", lambda position, cpu_limit: first)
-    monkeypatch.setattr(move_results, "solver_margins", margins)
+    monkeypatch.setattr(live, "Analysis", analysis)
     base = running("last")
     status, answer = get(base + "/api/analysis")
-    assert status == 200 and answer["moves"] == first["moves"]
+    assert status == 200 and answer["moves"] == {}
     progress = answer["progress"]
     assert (progress["solved"], progress["moves"], progress["done"]) == (0, 3, False)
-    scripted[0].step.set()
+    scripted[0].stepped.set()
     deadline = time.monotonic() + 10
     while get(base + "/api/analysis")[1]["progress"]["solved"] < 1:
         assert time.monotonic() < deadline
@@ -388,7 +374,7 @@ def test_the_api_reports_the_solving_as_it_goes_and_a_move_stops_it(running, mak
     assert scripted[0].closed.wait(10)
     answer = get(base + "/api/analysis")[1]
     assert answer["progress"]["solved"] == 0 and len(scripted) == 2  # the new position's
-    scripted[1].step.set()
+    scripted[1].stepped.set()
 
 
 def saved_game(runs_dir, moves):
@@ -414,19 +400,19 @@ def test_the_review_api_gives_each_replayed_moves_values(running, make_session, 
     row = {"ply": 1, "colour": "Black", "move": "0,0",
            "before": {"result": move_results.WIN, "margin": 0.5},
            "after": {"result": move_results.LOSS, "margin": -5.5}, "given_away": 6.0,
-           "source": move_results.SOURCE_TABLE}
+           "source": live.SOURCE_TABLE}
     assert (status, answer) == (200, {"moves": [row], "first_lost_win": row})
     assert get(base + "/api/review?sgf=../../etc/passwd.sgf") == (
         404, {"error": "cannot review: no saved game '../../etc/passwd.sgf'"})
 
 
-def broken_analysis(position, cpu_limit):
+def broken_analysis(position, settings, book, **options):
     raise ZeroDivisionError("a bug")
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_failed_analysis_is_an_error_not_a_wait(running, monkeypatch):
-    monkeypatch.setattr(move_results, "move_results", broken_analysis)
+    monkeypatch.setattr(live, "Analysis", broken_analysis)
     assert get(running("passer") + "/api/analysis") == (500, {"error": "the analysis failed"})
 
 

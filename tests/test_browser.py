@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import time
-import types
 
 import pytest
 from test_agent import HOPELESS, HOPELESS_BEFORE
@@ -27,7 +26,7 @@ import agent
 import opening_book
 from go_board import BLACK, Position, from_coord
 from littlego import solver
-from littlego.analysis import move_results
+from littlego.analysis import exact, live, move_results
 from littlego.referee import judge, rules
 from littlego.referee.sgf import sgf_moves
 
@@ -304,7 +303,7 @@ def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_pa
     wait_for_results(browser)
     # The empty board, from the stored value table: every move's margin, the centre's +0.5.
     answer = browser.execute_script("return fetch('/api/analysis').then(r => r.json())")
-    assert answer["source"] == move_results.SOURCE_TABLE and answer["progress"] is None
+    assert answer["source"] == live.SOURCE_TABLE and answer["progress"] is None
     shown = tinted(browser)
     assert shown == expected_tints(answer) and len(shown) == 26
     assert shown["2,2"] == ("result-win", "+0.5") and shown["0,0"] == ("result-loss", "−5.5")
@@ -333,7 +332,7 @@ def test_the_proven_results_of_your_moves_tint_the_board(browser, served, tmp_pa
     answer = browser.execute_script("return fetch('/api/analysis').then(r => r.json())")
     # The compiled solver answers first where it is built (make test builds it), else the
     # Python exact search.
-    source = move_results.SOURCE_SOLVER if solver.available() else move_results.SOURCE_SEARCH
+    source = live.SOURCE_SOLVER if solver.available() else live.SOURCE_SEARCH
     assert answer["source"] == source and not answer["unknown"]
     assert tinted(browser) == expected_tints(answer)
     assert not browser.find_elements("css selector", "#board .point.taken[class*=result-]")
@@ -352,16 +351,15 @@ def results_line(answer):
                                                           verdict[answer["result"]], margin, tried)
 
 
-def test_a_lost_positions_best_try_is_shown_in_the_servers_words(browser, served, monkeypatch):
+def test_a_lost_positions_best_try_is_shown_in_the_servers_words(browser, served):
     # The page's two views, fed the server's JSON for a lost endgame (tests/test_agent.py's
     # HOPELESS): the agent's decision record, and the proven results of the person's moves.
     position = Position.from_text(HOPELESS, BLACK, 23, previous=HOPELESS_BEFORE)
     details = agent.try_details(position, from_coord(3, 4), 7)
     record = agent.decision_record(agent.Decision(from_coord(3, 4), agent.SOURCE_EXACT, details),
                                    position, 0.01, 1.0)
-    monkeypatch.setitem(sys.modules, move_results.SOLVER_MODULE,
-                        types.SimpleNamespace(available=lambda: False))
-    answer = move_results.move_results(position, 30.0, book=opening_book.NO_BOOK)
+    answer = move_results.move_results(position, 30.0, book=opening_book.NO_BOOK,
+                                       engine=exact.PythonExact())
     assert answer["best_try"]["summary"] == details["summary"] == \
         "lost: White must find 7 of 7 moves"
     open_page(browser, served("random"))
@@ -382,7 +380,7 @@ def test_the_margins_appear_as_the_solver_finds_them(browser, served):
     # three moves' margins found so far, 12 s in).
     open_page(browser, served("random"))
     wait_for_results(browser)
-    answer = {"source": move_results.SOURCE_SOLVER, "result": "win", "margin": None,
+    answer = {"source": live.SOURCE_SOLVER, "result": "win", "margin": None,
               "unknown": True, "best_try": None,
               "moves": {"1,1": {"result": "win", "margin": 3.5},
                         "PASS": {"result": "loss", "margin": -1.5}},

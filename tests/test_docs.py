@@ -27,7 +27,7 @@ from littlego import cli
 from littlego.paths import REPO_ROOT
 
 DOCS = ["README.md", "docs/rules.md", "docs/benchmarks.md", "docs/value.md", "docs/playing.md",
-        "docs/installing.md", "docs/glossary.md"]
+        "docs/installing.md", "docs/glossary.md", "docs/analysis.md"]
 STRENGTH = "docs/strength.md"
 MARKDOWN = sorted(["README.md", "CHANGELOG.md"] + [
     os.path.relpath(path, REPO_ROOT)
@@ -35,7 +35,8 @@ MARKDOWN = sorted(["README.md", "CHANGELOG.md"] + [
 RERUNNING = "## Re-running"
 # Schematic words and what stands in for them.
 PLACEHOLDERS = {"A": "random", "B": "greedy", "N": "1", "S": "1", "V": "True", "NAME": "solve",
-                "<counter>": "1", "INPUT": "input.txt", "ADDRESS": "127.0.0.1:6379"}
+                "<counter>": "1", "INPUT": "input.txt", "ADDRESS": "127.0.0.1:6379",
+                "GAME": "game.sgf", "OUT": "reviewed.sgf"}
 COMMAND_START = re.compile(r"^(littlego [\w-]|make [\w-]|python3 host\.py )")
 MACHINE_PATHS = re.compile(r"/work/|/root/|/home/|/opt/")
 SITTINGS = re.compile(r"\bsessions?\b", re.I)

@@ -333,19 +333,23 @@ def test_lz_analyze_argument_forms(command, answer):
     assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"
 
 
-def test_lz_analyze_min_and_max_moves():
+def test_lz_analyze_lists_every_move_best_first_up_to_maxmoves():
     request = gtp_engine.AnalyzeRequest(["interval", "10", "minmoves", "7", "maxmoves", "4"])
     assert (request.interval, request.minmoves, request.maxmoves) == (0.1, 7, 4)
-    legal = go_board.Position().legal_moves()
-    searched = [live.Candidate(12, 90, 1.0, True, [12, 7]),
-                live.Candidate(7, 30, 0.25, False, [7]),
-                live.Candidate(0, 5, 0.2, False, [0, 12])]
-    padded = parse_info_line(gtp_engine.info_text(searched, legal, 5))
-    assert [(block["move"], block["visits"], block["winrate"]) for block in padded] == [
-        (12, 90, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 0), (2, 0, 0)]
-    assert [block["order"] for block in padded] == [0, 1, 2, 3, 4]
-    cut = parse_info_line(gtp_engine.info_text(searched, legal, request.minmoves,
-                                               request.maxmoves))
+    position = go_board.Position()
+    moves = [live.Known(12, live.WIN, None, 0.5, 1.0, 1000090, [12, 7], False),
+             live.Known(7, None, None, -1.5, 0.25, 30, [7], False),
+             live.Known(0, None, None, -1.5, 0.2, 5, [0, 12], False),
+             live.Known(1, None, None, -1.5, 0.5, 0, [1], False),
+             live.Known(2, None, None, -1.5, 0.5, 0, [2], False)]
+    root = live.Known(None, live.WIN, None, 0.5, 1.0, 1000125, [12, 7], False)
+    report = live.Report(position, live.SOURCE_BOOK, root, moves, None, False)
+    listed = parse_info_line(gtp_engine.info_text(report))
+    assert [(block["move"], block["visits"], block["winrate"]) for block in listed] == [
+        (12, 1000090, 10000), (7, 30, 2500), (0, 5, 2000), (1, 0, 5000), (2, 0, 5000)]
+    assert [block["order"] for block in listed] == [0, 1, 2, 3, 4]
+    assert {block["prior"] for block in listed} == {10000 // 5}
+    cut = parse_info_line(gtp_engine.info_text(report, request.maxmoves))
     assert [block["move"] for block in cut] == [12, 7, 0, 1]
 
 
@@ -368,8 +372,8 @@ def analysis_lines(engine, count):
                                  count))
 
 
-def assert_lost_with_the_try_first(lines, position, try_move):
-    """Every line parses as before; every move is a proven loss (0), the try listed first."""
+def assert_lost(lines, position):
+    """Every line parses as before; every move is a proven loss (0)."""
     legal = position.legal_moves()
     for line in lines:
         blocks = parse_info_line(line)
@@ -377,26 +381,26 @@ def assert_lost_with_the_try_first(lines, position, try_move):
         assert {block["move"] for block in blocks} == set(legal)
         assert {block["winrate"] for block in blocks} == {0}
         assert {block["prior"] for block in blocks} == {10000 // len(legal)}
-        assert blocks[0]["move"] == try_move
 
 
 def test_lz_analyze_names_the_books_try_in_a_lost_position(tmp_path, capsys):
-    # White to move at ply 4 after C3 C4 B4, which a book written here answers with the try B3
-    # (2,1), leaving Black 2 winning replies of its 22 legal moves.
+    # White to move at ply 4 after C3 C4 B3 (lost for White: the stored value table proves every
+    # move lost), which a book written here answers with the try D3 (2,3), leaving Black 2
+    # winning replies of its 22 legal moves.
     position = go_board.Position()
-    for point in ((2, 2), (1, 2), (1, 1)):
+    for point in ((2, 2), (1, 2), (2, 1)):
         position = position.play(go_board.from_coord(*point))
     path = str(tmp_path / "book.txt")
-    key, stored = opening_book.record(position, go_board.from_coord(2, 1))
+    key, stored = opening_book.record(position, go_board.from_coord(2, 3))
     opening_book.write(path, {}, {}, tries={key: (stored, 2)})
     engine = new_engine(book=opening_book.read(path))
-    assert converse(["play b C3", "play w C4", "play b B4", "lz-analyze 10", "name"],
+    assert converse(["play b C3", "play w C4", "play b B3", "lz-analyze 10", "name"],
                     engine) == "=\n\n=\n\n=\n\n=\n\n= Little-Go\n\n"
     note = "my_player: lz-analyze, ply 4, White to move: lost: Black must find 2 of 22 moves " \
-           "(best try B3)\n"
+           "(best try D3)\n"
     assert capsys.readouterr().err == note  # from the book: said before any line is due
     lines = analysis_lines(engine, 2)
-    assert_lost_with_the_try_first(lines, position, go_board.from_coord(2, 1))
+    assert_lost(lines, position)
     assert capsys.readouterr().err == note  # once for this lz-analyze too
 
 
@@ -411,7 +415,7 @@ def test_lz_analyze_counts_the_exact_searchs_best_try_in_a_lost_endgame(capsys):
         "my_player: lz-analyze, ply 23, Black to move: lost: White must find 7 of 7 moves "
         "(best try E2)\n")
     # The proofs and the count take a few slices; by the last line both are in.
-    assert_lost_with_the_try_first(lines[-1:], engine.position, go_board.from_coord(3, 4))
+    assert_lost(lines[-1:], engine.position)
 
 
 def test_no_try_is_named_where_a_move_wins(capsys):
@@ -755,7 +759,7 @@ def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
     line = settled_kata_line(engine, lambda blocks: all_exact(blocks) and all(
         block["visits"] != "0" for block in blocks))
     assert line == " ".join(
-        "info move {} visits 1 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
+        "info move {} visits 2000000 winrate {} scoreMean {} scoreStdev 0 scoreLead {} prior 0.166667 "
         "order {} pv {}".format(move, winrate, score, score, order, move)
         for order, (move, winrate, score) in enumerate([
             ("C5", "1.000000", "0.5"), ("A3", "0.000000", "-0.5"), ("E2", "0.000000", "-0.5"),
@@ -767,18 +771,19 @@ def test_kata_analyze_on_the_last_ply_gives_every_exact_margin():
 
 def test_kata_analyze_in_a_lost_endgame_gives_the_margins_the_exact_search_proves(capsys):
     # Black to move at ply 23, every move lost: by 11.5 (White answers in the one empty row),
-    # passing by 12.5 (White fills too); the try E2 first, as lz-analyze lists it.
+    # passing by 12.5 (White fills too); the moves losing by the least in the board's order,
+    # the pass last; the try E2 named on stderr.
     engine = new_engine()
     engine.position = go_board.Position.from_text(HOPELESS, go_board.BLACK, 23,
                                                   previous=HOPELESS_BEFORE)
     blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: all_exact(blocks) and len(
-        blocks) == 7 and blocks[0]["move"] == "E2"))
+        blocks) == 7))
     assert [(block["move"], block["winrate"], block["scoreLead"], block["scoreMean"],
              block["scoreStdev"]) for block in blocks] == [
-        ("E2", "0.000000", "-11.5", "-11.5", "0"), ("pass", "0.000000", "-12.5", "-12.5", "0"),
         ("A2", "0.000000", "-11.5", "-11.5", "0"), ("B2", "0.000000", "-11.5", "-11.5", "0"),
         ("C2", "0.000000", "-11.5", "-11.5", "0"), ("D2", "0.000000", "-11.5", "-11.5", "0"),
-        ("E1", "0.000000", "-11.5", "-11.5", "0")]
+        ("E2", "0.000000", "-11.5", "-11.5", "0"), ("E1", "0.000000", "-11.5", "-11.5", "0"),
+        ("pass", "0.000000", "-12.5", "-12.5", "0")]
     assert {block["move"]: float(block["scoreLead"]) for block in blocks} == \
         exact_scores(engine.position)
     assert capsys.readouterr().err == (
@@ -805,23 +810,56 @@ def test_kata_analyze_six_plies_from_the_end_agrees_with_the_exact_search():
 
 
 def test_kata_analyze_marks_estimates_with_the_plies_left():
-    # The empty board: the book proves the centre wins (an estimate: the stones as they stand,
-    # -1.5 for Black, raised to the smallest win); the searched moves' scores are estimates
-    # too, the board after them, with 23 plies left; but a pass ends the game there (the
-    # previous board is the same, docs/rules.md), which loses by komi exactly.
-    blocks = parse_kata_line(settled_kata_line(new_engine(), bool))
+    # Ply 5 without the exact search (LITTLEGO_SOLVER=0) and off the stored table: every
+    # placement's score is an estimate, the board after it (Black's three stones against
+    # White's two and the komi: -1.5), marked by the 19 plies left after it; the pass ends the
+    # game there (the previous board is the same, docs/rules.md): its score is exact.
+    engine = new_engine(dict(SMALL_BUDGET, LITTLEGO_SOLVER="0"))
+    engine.position = go_board.Position.from_text(EARLY_BOARD, go_board.BLACK, 5)
+    blocks = parse_kata_line(settled_kata_line(engine, lambda blocks: sum(
+        int(block["visits"]) for block in blocks) > 50))
     assert [block["order"] for block in blocks] == [str(order) for order in range(len(blocks))]
-    assert (blocks[0]["move"], blocks[0]["winrate"], blocks[0]["scoreLead"],
-            blocks[0]["scoreStdev"]) == ("C3", "1.000000", "0.5", "23")
-    legal = go_board.Position().legal_moves()
-    for block in blocks[1:]:
+    legal = engine.position.legal_moves()
+    assert len(blocks) == len(legal)
+    for block in blocks:
         assert block["prior"] == "{:.6f}".format(1.0 / len(legal))
         assert (block["scoreLead"], block["scoreMean"], block["scoreStdev"]) == (
-            ("-2.5", "-2.5", "0") if block["move"] == "pass" else ("-1.5", "-1.5", "23"))
+            ("-2.5", "-2.5", "0") if block["move"] == "pass" else ("-1.5", "-1.5", "19"))
+    assert blocks[-1]["move"] == "pass"  # ranked by score: the estimates are above it
 
 
-@pytest.mark.parametrize("command, answer", [
+EARLY_BOARD = """
+    . . . . .
+    . X O . .
+    . . X . .
+    . . O . .
+    . . . . ."""
+
+
+# kata-analyze's forms: lz-analyze's, where `ownership true` is a switch of its own.
+KATA_ANALYZE_FORMS = [
     (command.replace("lz-analyze", "kata-analyze"), answer.replace("lz-analyze", "kata-analyze"))
-    for command, answer in ANALYZE_FORMS])
+    for command, answer in ANALYZE_FORMS if "ownership" not in command] + [
+    ("kata-analyze 10 ownership true", "="), ("kata-analyze b ownership false interval 5", "="),
+    ("kata-analyze 10 ownership yes", "? syntax error")]
+
+
+@pytest.mark.parametrize("command, answer", KATA_ANALYZE_FORMS)
 def test_kata_analyze_argument_forms(command, answer):
     assert converse([command, "7 name"]) == answer + "\n\n=7 Little-Go\n\n"
+
+
+def test_kata_analyze_ownership_is_the_final_board_of_the_best_line():
+    # White to move at ply 24: C5 captures the black stone at B5 and wins; the board after it,
+    # seen by White (+1 White's stones).
+    engine = new_engine()
+    engine.position = go_board.Position.from_text(LAST_PLY, go_board.WHITE, go_board.MAX_PLY,
+                                                  previous=LAST_PLY_BEFORE)
+    _, _, stream = engine.handle("kata-analyze 10 ownership true")
+    line = next(stream.lines(lambda seconds: time.sleep(seconds) or False))
+    blocks, ownership = line.split(" ownership ")
+    assert parse_kata_line(blocks)[0]["move"] == "C5"
+    end = engine.position.play(go_board.from_coord(0, 2))
+    assert [float(value) for value in ownership.split()] == [
+        1.0 if end.white >> point & 1 else -1.0 if end.black >> point & 1 else 0.0
+        for point in range(go_board.NUM_POINTS)]

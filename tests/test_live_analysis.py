@@ -1,114 +1,218 @@
-"""littlego/analysis/live.py: the lz-analyze analysis of one position, in slices (the stream and its
-format are tested with the engine, tests/test_gtp_engine.py). Exact where the book or the
-solver proves a move, and a lost position's best try counted slice by slice; MCTS root
-statistics elsewhere."""
+"""littlego/analysis/live.py: the one analysis of a position. What needs no search comes at
+once (the stored value table with its lines, the book's proofs, the moves that end the game);
+the exact search then gives the position's value, its best line and every move's value; an
+estimate (MCTS) fills in where nothing is proven, marked as such. The presenters are tested
+with their modules (test_katago.py, test_gtp_engine.py, test_board_server.py); the agreement of
+the compiled solver and the Python search in test_analysis_exact.py."""
 
-import itertools
+import random
 
 import agent
 import endgame
 import go_board
-from littlego.analysis.live import MAX_SIMULATIONS, Analysis
-from mcts import core
+import opening_book
+from go_board import BLACK, PASS, WHITE, Position, from_coord
+from littlego.analysis import exact, live, stored_values
+from littlego.analysis.live import LOSS, PROVEN_VISITS, WIN, Analysis
+from littlego.bench.positions import position_before_end
 
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
 
-SETTINGS = {"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7"}
+SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7"})
+NO_SOLVER = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7",
+                            "LITTLEGO_SOLVER": "0"})
+EMPTY_TABLE = stored_values.StoredValues()
 SLICE = 0.05
 
 
-def analysed(position, simulations, environ=SETTINGS):
-    """The analysis after slices enough for `simulations` (whatever the machine's speed), or
-    until it has nothing left to do."""
-    settings = agent.Settings(environ)
-    analysis = Analysis(position, settings, agent.read_book(settings), {})
-    while analysis.simulations < simulations and analysis.step(SLICE):
-        pass
-    return analysis
+def finished(analysis, steps=100000):
+    """The analysis stepped until it has nothing left to do; its report."""
+    for _ in range(steps):
+        if not analysis.step(SLICE):
+            break
+    report = analysis.report()
+    assert report.complete
+    return report
 
 
-def late_position(plies_left):
-    # LAST_PLY (White to move at ply 24) replayed as if `plies_left` plies were left.
-    return go_board.Position.from_text(LAST_PLY, go_board.WHITE,
-                                       go_board.MAX_PLY + 1 - plies_left,
-                                       previous=LAST_PLY_BEFORE)
+def final_margin(position, line):
+    """The side to move's final margin after `line` played out from `position`: a line must
+    end the game."""
+    end = live.line_end(position, line)
+    assert end.is_over
+    return end.score() if position.to_move == BLACK else -end.score()
 
 
-def test_the_last_ply_is_proven_move_by_move():
-    analysis = analysed(late_position(1), 1)
-    assert analysis.simulations == len(late_position(1).legal_moves())
-    found = {candidate.move: candidate for candidate in analysis.candidates()}
-    winner = go_board.from_coord(0, 2)  # the capture that wins by half a point
-    assert set(found) == set(late_position(1).legal_moves())
-    assert all(candidate.proven for candidate in found.values())
-    assert [move for move, candidate in found.items() if candidate.value == core.WIN] == [winner]
-    assert analysis.candidates()[0].move == winner  # proven wins come first
-    assert not analysis.step(SLICE)  # the search proved the root: nothing left to do
+def last_ply():
+    return Position.from_text(LAST_PLY, WHITE, go_board.MAX_PLY, previous=LAST_PLY_BEFORE)
 
 
-def test_a_lost_position_has_every_move_at_zero_and_its_best_try_first():
-    # Until the search has proven the root (about 1,200 simulations): a count of simulations
-    # would stop it at a slice boundary that depends on the machine's speed.
-    analysis = analysed(late_position(5), MAX_SIMULATIONS)
-    assert analysis.candidates() and all(
-        candidate.proven and candidate.value == core.LOSS for candidate in analysis.candidates())
-    # (4,1) leaves Black 2 winning replies of 5, fewer than any other move.
-    assert analysis.best_try == endgame.ExactSolver().best_try(late_position(5)) == (
-        go_board.from_coord(4, 1), 2)
-    assert analysis.candidates()[0].move == go_board.from_coord(4, 1)
-    assert not analysis.step(SLICE)
+def test_the_stored_table_answers_at_once_with_every_margin_and_the_best_line():
+    analysis = Analysis(Position(), SETTINGS, opening_book.read())
+    report = analysis.report()  # no step: the table and the book only
+    assert report.complete and report.source == live.SOURCE_TABLE
+    assert (report.root.result, report.root.margin, report.root.line_exact) == (WIN, 0.5, True)
+    assert final_margin(Position(), report.root.line) == 0.5  # the line keeps the value
+    assert len(report.moves) == 26 and all(known.margin is not None for known in report.moves)
+    best = report.moves[0]
+    assert (best.move, best.result, best.margin, best.winrate) == (from_coord(2, 2), WIN, 0.5,
+                                                                   1.0)
+    assert best.line == report.root.line and best.visits == 2 * PROVEN_VISITS
+    assert [known.margin for known in report.moves] == sorted(
+        (known.margin for known in report.moves), reverse=True)
+    # The table holds the position after every first move too (the pass ends the game), so
+    # every move's line is proven, and each keeps its move's value.
+    assert all(known.line_exact for known in report.moves)
+    assert all(final_margin(Position(), known.line) == known.margin for known in report.moves)
+    passing = [known for known in report.moves if known.move == PASS][0]
+    assert passing.margin == -2.5 and passing.line == [PASS]  # it ends the game at ply 1
+    assert report.moves[-1].margin == -5.5 and not analysis.step(SLICE)
 
 
-def test_a_position_with_a_winning_move_has_no_try():
-    analysis = analysed(late_position(1), 1)
-    assert analysis.best_try is None and not analysis.seeking_try
+def test_the_last_ply_is_every_moves_final_score_best_first():
+    analysis = Analysis(last_ply(), SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE)
+    report = analysis.report()
+    # Every move ends the game: its margin is the final score, no search needed.
+    assert report.complete
+    assert [(go_board.move_to_text(known.move), known.margin) for known in report.moves] == [
+        ("0,2", 0.5), ("2,0", -0.5), ("3,4", -0.5), ("4,1", -0.5), ("4,3", -0.5),
+        ("PASS", -1.5)]
+    assert (report.root.margin, report.root.result, report.root.line) == (
+        0.5, WIN, [from_coord(0, 2)])
 
 
-def test_the_best_try_is_counted_over_slices_from_the_kept_table():
-    # A clock one second later at every reading: each call stops at its third deadline check
-    # (one every 1,024 nodes), short of the ~14,600 nodes the whole count takes.
-    position = late_position(17)
-    whole = endgame.ExactSolver().best_try(position)
-    assert endgame.best_try_in_time(position, 3, {}, clock=itertools.count().__next__) is None
-    table, calls = {}, 0
-    found = None
-    while found is None:
-        calls += 1
-        found = endgame.best_try_in_time(position, 3, table, clock=itertools.count().__next__)
-    assert found == whole == (go_board.from_coord(4, 1), 2) and calls > 1
+def test_the_exact_search_gives_the_value_the_line_and_every_margin():
+    position = position_before_end(random.Random(1), 6, 0.1, 0.5)
+    analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE,
+                        move_lines=True)
+    report = finished(analysis)
+    expected = reference_margins(position)
+    assert {known.move: known.margin for known in report.moves} == expected
+    assert report.root.margin == max(expected.values()) == 2.5
+    assert final_margin(position, report.root.line) == 2.5
+    for known in report.moves:
+        assert known.line_exact and known.line[0] == known.move
+        assert final_margin(position, known.line) == known.margin
+        assert known.winrate == (1.0 if known.margin > 0 else 0.0)
+    assert report.moves[0].margin == 2.5  # a best move first
+    assert report.source in (live.SOURCE_SOLVER, live.SOURCE_SEARCH)
+    analysis.close()
 
 
-def test_the_books_proven_first_move_is_certain_and_the_rest_is_searched():
-    analysis = analysed(go_board.Position(), 2000)
-    first, *rest, last = analysis.candidates()
-    assert (first.move, first.value, first.proven) == (go_board.from_coord(2, 2), core.WIN, True)
-    # Black's pass at ply 1 ends the game lost: the search proves it, and it comes last.
-    assert (last.move, last.value, last.proven) == (go_board.PASS, core.LOSS, True)
-    assert rest and not any(candidate.proven for candidate in rest)
-    assert all(0 <= candidate.value <= 1 and candidate.visits > 0 for candidate in rest)
-    assert [candidate.visits for candidate in rest] == sorted(
-        (candidate.visits for candidate in rest), reverse=True)
-    assert all(candidate.pv[0] == candidate.move for candidate in rest)
-    assert len(rest[0].pv) >= 3  # the most visited move's line goes deeper
+def reference_margins(position):
+    """`{move: the mover's exact margin after it}` by endgame.ExactSolver, move by move."""
+    solver = endgame.ExactSolver()
+    margins = {}
+    for move, child in solver.root_moves(position):
+        if child is None:
+            margins[move] = endgame.mover_margin(position)
+        else:
+            margins[move] = -solver.value(*(child + (endgame.WORST, -endgame.WORST))) / 2.0
+    return margins
 
 
-def test_without_the_book_nothing_is_certain_at_the_start():
-    analysis = analysed(go_board.Position(), 200, dict(SETTINGS, LITTLEGO_BOOK="0"))
-    *placements, last = analysis.candidates()
-    assert placements and not any(candidate.proven for candidate in placements)
-    assert last.move == go_board.PASS
+def test_the_moves_asked_first_get_their_values_first():
+    position = position_before_end(random.Random(3), 12, 0.1, 0.5)
+    worst = min(reference_margins(position).items(), key=lambda item: item[1])[0]
+    analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE, first=[worst],
+                        estimate=False)
+    while not analysis.knows([worst]):
+        assert analysis.step(SLICE)
+    assert analysis.values[worst] is not None
+    assert len(analysis.values) < len(position.legal_moves())  # before the others
+    analysis.close()
 
 
-def test_a_finished_game_has_nothing_to_analyse():
-    over = go_board.Position().play(go_board.from_coord(2, 2)).play(go_board.PASS)
-    over = over.play(go_board.PASS)
-    assert over.is_over
-    analysis = analysed(over, 1)
-    assert analysis.step(SLICE) is False and analysis.candidates() == []
+def test_without_the_exact_search_everything_is_an_estimate_and_says_so():
+    position = Position.from_text("""
+        . . . . .
+        . X O . .
+        . . X . .
+        . . O . .
+        . . . . .""", to_move=BLACK, ply=5)
+    analysis = Analysis(position, NO_SOLVER, opening_book.NO_BOOK, EMPTY_TABLE,
+                        max_simulations=300)
+    report = finished(analysis)
+    assert analysis.simulations == 300
+    assert report.root.margin is None and not report.root.line_exact
+    placements = [known for known in report.moves if known.move != PASS]
+    assert placements and all(known.margin is None and not known.line_exact
+                              for known in placements)
+    assert all(0 <= known.winrate <= 1 and known.visits < PROVEN_VISITS
+               for known in placements)
+    assert sum(known.visits for known in placements) > 0
+    # The estimate: the stones as they stand after the move (one more stone than White's two,
+    # minus the komi).
+    assert {known.score for known in placements} == {-1.5}
+    assert all(known.line[0] == known.move for known in report.moves)
 
 
-def test_the_tree_stops_growing_at_its_cap(monkeypatch):
-    monkeypatch.setattr("littlego.analysis.live.MAX_SIMULATIONS", 50)
-    analysis = analysed(go_board.Position(), 1000)
-    assert analysis.simulations == 50 and not analysis.step(SLICE)
-    assert MAX_SIMULATIONS > 50
+def test_the_books_proofs_stand_where_nothing_else_is_known():
+    # The empty board without the table or the exact search: the book proves the centre wins.
+    analysis = Analysis(Position(), NO_SOLVER, opening_book.read(), EMPTY_TABLE,
+                        max_simulations=200)
+    report = finished(analysis)
+    centre = [known for known in report.moves if known.move == from_coord(2, 2)][0]
+    assert (centre.result, centre.margin, centre.winrate) == (WIN, None, 1.0)
+    assert centre.score == live.CLOSEST_MARGIN  # a proven win, by at least half a point
+    assert centre.visits >= PROVEN_VISITS and report.source == live.SOURCE_BOOK
+    assert report.root.result == WIN and report.root.margin is None
+    # Black's pass at ply 1 ends the game: its score is exact, -2.5.
+    assert report.moves[-1].move == PASS and report.moves[-1].margin == -2.5
+
+
+def test_a_lost_position_ranks_by_value_and_knows_its_try():
+    position = position_before_end(random.Random(1), 6, 0.1, 0.5).play(from_coord(2, 0))
+    expected = reference_margins(position)
+    assert max(expected.values()) < 0  # every move loses after Black's winning A3
+    analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE, estimate=False)
+    report = finished(analysis)
+    assert report.root.result == LOSS and report.best_try is not None
+    assert report.best_try == endgame.ExactSolver().best_try(position)
+    margins = [known.margin for known in report.moves]
+    assert margins == sorted(margins, reverse=True)
+    # Equal margins in the board's order, whatever found them.
+    for earlier, later in zip(report.moves, report.moves[1:]):
+        assert earlier.margin > later.margin or earlier.move < later.move
+    analysis.close()
+
+
+def test_only_the_moves_asked_for_are_analysed_and_the_root_is_their_best():
+    position = position_before_end(random.Random(1), 6, 0.1, 0.5)
+    expected = reference_margins(position)
+    chosen = [move for move in expected if expected[move] < 0][:3]
+    analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE, moves=chosen,
+                        estimate=False)
+    report = finished(analysis)
+    assert sorted(known.move for known in report.moves) == sorted(chosen)
+    assert report.root.margin == max(expected[move] for move in chosen)
+    assert report.root.result == LOSS
+    analysis.close()
+
+
+def test_a_finished_game_is_its_score():
+    over = Position().play(from_coord(2, 2)).play(PASS).play(PASS)
+    report = Analysis(over, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE).report()
+    assert report.complete and report.moves == []
+    assert (report.root.margin, report.root.line, report.root.line_exact) == (
+        over.score() if over.to_move == BLACK else -over.score(), [], True)
+
+
+def test_the_tree_stops_growing_at_its_cap():
+    analysis = Analysis(Position(), NO_SOLVER, opening_book.NO_BOOK, EMPTY_TABLE,
+                        max_simulations=50)
+    finished(analysis)
+    assert analysis.simulations == 50
+    assert live.MAX_SIMULATIONS > 50
+
+
+def test_the_estimate_gets_its_share_while_the_exact_search_works():
+    # Ply 7 of a recorded game: the exact search takes seconds, the estimate runs beside it.
+    position = position_before_end(random.Random(5), 18, 0.0, 0.0)
+    analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE,
+                        engine=exact.engine())
+    for _ in range(8):
+        analysis.step(SLICE)
+    assert analysis.simulations > 0
+    assert analysis.estimated <= live.ESTIMATE_SHARE * analysis.worked + 2 * SLICE
+    analysis.engine.close()

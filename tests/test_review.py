@@ -1,11 +1,13 @@
 """`littlego review` (littlego/analysis/review.py): a seeded game near its end reviewed move by
 move, its values checked against the Python exact search; the game read from SGF and from a
-games.jsonl record; bad input in one line."""
+games.jsonl record; the review written as SGF comments, read back by sgfmill; bad input in one
+line."""
 
 import json
 import random
 
 import pytest
+from sgfmill import sgf
 
 import endgame
 import go_board
@@ -42,7 +44,7 @@ ply  colour move  before      after       given away  source
  21  Black  3,2   win +0.5    win +0.5             0  exact solver
  22  White  1,2   loss -0.5   loss -1.5            1  exact solver
  23  Black  1,0   win +1.5    loss -0.5            2  exact solver
- 24  White  3,0   win +0.5    win +0.5             0  exact solver
+ 24  White  3,0   win +0.5    win +0.5             0  final score
 The first win thrown away: ply 18, White 1,4 (win +1.5 before, loss -0.5 after).
 """
 
@@ -145,3 +147,41 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, args, e
     assert review.main(args) == 2
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", error)
+
+
+def test_the_review_travels_as_sgf_comments_that_sgfmill_reads(tmp_path, capsys, reviewed):
+    out = tmp_path / "reviewed.sgf"
+    records = tmp_path / "games.jsonl"
+    records.write_text(json.dumps({"game": 2, "moves": GAME}) + "\n")
+    assert review.main([str(records), "2", "--from-ply", str(FROM_PLY), "--cpu", str(CPU),
+                        "--sgf", str(out)]) == 0
+    assert capsys.readouterr().out == TABLE
+    game = sgf.Sgf_game.from_bytes(out.read_bytes())
+    root = game.get_root()
+    assert (game.get_size(), game.get_komi(), root.get("RU"), root.get("RE")) == (
+        5, 2.5, "stone_scoring", "W+0.5")
+    assert "Little-Go's rules" in root.get("C") and "A viewer's own score" in root.get("C")
+    nodes = game.get_main_sequence()[1:]
+    # Every move is there (the replayed ones without a comment), in the course's coordinates.
+    assert [(node.get_move()[0], node.get_move()[1]) for node in nodes] == [
+        ("b" if index % 2 == 0 else "w", (4 - int(text[0]), int(text[2])))
+        for index, text in enumerate(GAME)]
+    assert [node.has_property("C") for node in nodes] == [
+        index + 1 >= FROM_PLY for index in range(len(GAME))]
+    comments = {index + 1: node.get("C") for index, node in enumerate(nodes)
+                if node.has_property("C")}
+    assert comments[18] == ("White 1,4 at ply 18: win +1.5 before, loss -0.5 after; gave away "
+                            "2 points (exact solver).\nThe first win thrown away.")
+    assert comments[21] == ("Black 3,2 at ply 21: win +0.5 before, win +0.5 after; gave away "
+                            "0 points (exact solver).")
+    marks = {index + 1: node.get("BM") for index, node in enumerate(nodes)
+             if node.has_property("BM")}
+    assert marks == {row["ply"]: 2 if row["ply"] == 18 else 1 for row in reviewed["moves"]
+                     if row["given_away"]}
+
+
+def test_an_sgf_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    records = tmp_path / "games.jsonl"
+    records.write_text(json.dumps({"game": 1, "moves": GAME[:2]}) + "\n")
+    assert review.main([str(records), "1", "--sgf", str(tmp_path / "no" / "x.sgf")]) == 2
+    assert capsys.readouterr().err.startswith("review: cannot write ")

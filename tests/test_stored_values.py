@@ -50,6 +50,37 @@ def test_a_built_position_is_found_in_every_symmetric_image(tmp_path):
     assert (record["line"], record["values"]["3,3"], record["values"]["PASS"]) == (
         LATE_LINE, 9, 6)  # stone differences: 9 - 2.5 komi is Black's 6.5
     assert record["nodes"] > 0 and record["cpu"] >= 0
+    # Its best line: it keeps Black's 6.5 to the end, and every image has the image's line.
+    assert mover_margin_after(position, table.best_line(position)) == 6.5
+    assert record["pv"][0] in ("3,3", "3,4", "4,2") and record["pv_cpu"] >= 0
+    for symmetry in range(NUM_SYMMETRIES):
+        image = position.transformed(symmetry)
+        assert table.best_line(image) == [SYMMETRIC_POINT[symmetry][move]
+                                          for move in table.best_line(position)]
+    assert table.best_line(stored_values.position_after(LATE_LINE[:-1])) is None
+
+
+def mover_margin_after(position, line):
+    end = position
+    for move in line:
+        end = end.play(move)
+    assert end.is_over
+    return end.score() if position.to_move == go_board.BLACK else -end.score()
+
+
+def test_a_record_without_its_line_gets_one_when_the_build_resumes(tmp_path):
+    path = tmp_path / "values.jsonl"
+    built(path, [LATE_LINE])
+    header, record = (json.loads(line) for line in path.read_text().splitlines())
+    record.pop("pv")
+    record.pop("pv_cpu")
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in (header, record)))
+    assert stored_values.load(str(path)).best_line(stored_values.position_after(LATE_LINE)) \
+        is None
+    table, _ = built(path, [LATE_LINE])
+    position = stored_values.position_after(LATE_LINE)
+    assert mover_margin_after(position, table.best_line(position)) == 6.5
+    assert "pv" in json.loads(path.read_text().splitlines()[1])
 
 
 def test_the_build_resumes_where_it_stopped(tmp_path):
@@ -70,6 +101,14 @@ def test_the_build_resumes_where_it_stopped(tmp_path):
     ('{"format": "littlego-stored-values", "version": 1}\n{"line": [], "values": {"2,2": 3}}\n',
      "the values after the empty board are not its legal moves"),
     ("", "not a stored value table"),
+    ('{"format": "littlego-stored-values", "version": 1}\n{"line": ["2,2"], "values": {'
+     + ", ".join('"{}": -3'.format(go_board.move_to_text(move)) for move in
+                 go_board.Position().play(12).legal_moves()) + '}, "pv": ["0,0", "PASS", '
+     '"PASS"]}\n', "the line 0,0 PASS PASS does not end the game -3 stones ahead"),
+    ('{"format": "littlego-stored-values", "version": 1}\n{"line": [], "values": {'
+     + ", ".join('"{}": -3'.format(go_board.move_to_text(move)) for move in
+                 go_board.Position().legal_moves()) + '}, "pv": ["2,2", "2,2"]}\n',
+     "the line 2,2 2,2 is not legal"),
 ])
 def test_a_corrupt_file_is_one_error(tmp_path, text, error):
     path = tmp_path / "values.jsonl"
@@ -99,8 +138,28 @@ def test_the_opening_lines_come_most_wanted_first_each_once():
     assert len(set(keys)) == len(keys)
     # the empty board; the centre and the five other first moves up to symmetry; the five
     # answered by the book, the centre by White's repertoire; the centre, each of White's six
-    # replies (the pass among them) and the book's answer
-    assert sorted(len(line) for line in lines) == [0] + [1] * 6 + [2] * 6 + [3] * 6
+    # replies (the pass among them) and the book's answer; the centre and each reply (one is
+    # the book's answer to the centre, already there); the centre, the book's answer 1,2 and
+    # each of Black's 14 second moves up to symmetry (one, 2,1, already there); after the
+    # centre, White's two best replies up to symmetry (1,1 and 1,2) and the book's answers,
+    # each White second move (44 up to symmetry); after the centre, 1,2, each Black second
+    # move and the book's answer (12 positions not already listed)
+    assert sorted(len(line) for line in lines) == [0] + [1] * 6 + [2] * 11 + [3] * 19 + [4] * 56
+    assert lines[19:24] == [["2,2", reply] for reply in ("0,0", "0,1", "0,2", "1,1", "PASS")]
+    assert lines[24:37] == [["2,2", "1,2", move] for move in (
+        "0,0", "0,1", "0,2", "1,0", "1,1", "2,0", "3,0", "3,1", "3,2", "4,0", "4,1", "4,2",
+        "PASS")]
+    assert lines[37][:3] == ["2,2", "1,1", "1,2"] and lines[-1][:3] == ["2,2", "1,2", "4,2"]
+    assert {tuple(line[:3]) for line in lines[37:81]} == {("2,2", "1,1", "1,2"),
+                                                         ("2,2", "1,2", "2,1")}
+
+
+def test_every_committed_position_has_its_best_line():
+    # Each line is checked when the file is read (legal, to the end, with the value); here:
+    # the empty board's begins with the centre.
+    table = stored_values.read()
+    assert all("pv" in record for record in table.records)
+    assert table.best_line(go_board.Position())[0] == go_board.from_coord(2, 2)
 
 
 def test_the_committed_table_holds_the_value_of_little_go():

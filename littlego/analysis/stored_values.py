@@ -15,8 +15,13 @@ This module is the one home of the file's format, `stored_values.jsonl` beside i
 - then one JSON object a position: {"line": ["2,2", "1,2"] (the moves from the empty board that
   reach it, as go_board.move_to_text writes them), "values": {"i,j" or "PASS": the side to
   move's final stone difference (own - opponent's stones when the game ends) after that move,
-  under perfect play, for every legal move}, "cpu": CPU seconds, "nodes": the solver's nodes}.
+  under perfect play, for every legal move}, "pv": a proven best line from the position to the
+  end of the game (move texts, each move keeping the position's value: what the analysis's
+  `ownership` plays out; a build adds it where it is missing), "pv_cpu": the line's CPU
+  seconds, "cpu": CPU seconds, "nodes": the solver's nodes (the values').
 Values are stone differences, not points, so that the komi has its one home (go_board.margin).
+A line is checked when it is read: its moves are legal, it ends the game, and the game ends with
+the position's value.
 Positions are found up to the board's 8 symmetries and transpositions: the reader replays each
 line and files its values under the book's position key (opening_book.position_key, whose key
 also holds the ply, the ko ban and whether a pass ends the game), in the key's frame; a lookup
@@ -35,6 +40,7 @@ import go_board
 import opening_book
 from go_board import SYMMETRIC_POINT
 from littlego import solver
+from littlego.analysis import exact
 from littlego.progress import Progress, add_quiet_option
 
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stored_values.jsonl")
@@ -54,6 +60,7 @@ class StoredValues(object):
         self.header = header
         self.records = []
         self.values = {}
+        self.lines = {}  # position key -> its best line, in the key's frame
         for record in records:
             self.add(record)
 
@@ -69,7 +76,16 @@ class StoredValues(object):
                 " ".join(record["line"]) or "the empty board"))
         self.values[key] = {SYMMETRIC_POINT[symmetry][legal[text]]: value
                             for text, value in record["values"].items()}
+        if "pv" in record:
+            self.file_line(record)
         self.records.append(record)
+
+    def file_line(self, record):
+        """File the best line of `record` ("pv"), checked (`checked_line`)."""
+        position = position_after(record["line"])
+        line = checked_line(position, record["pv"], max(record["values"].values()))
+        key, symmetry = opening_book.position_key(position)
+        self.lines[key] = [SYMMETRIC_POINT[symmetry][move] for move in line]
 
     def __contains__(self, position):
         return opening_book.position_key(position)[0] in self.values
@@ -82,6 +98,16 @@ class StoredValues(object):
         if stored is None:
             return None
         return {move: stored[SYMMETRIC_POINT[symmetry][move]] for move in position.legal_moves()}
+
+    def best_line(self, position):
+        """A proven best line from `position` to the end of the game (a list of moves), or
+        None when it is not stored."""
+        key, symmetry = opening_book.position_key(position)
+        line = self.lines.get(key)
+        if line is None:
+            return None
+        back = go_board.INVERSE_SYMMETRY[symmetry]
+        return [SYMMETRIC_POINT[back][move] for move in line]
 
     def lookup(self, position):
         """`{"i,j" or "PASS": the side to move's exact final margin in points}` for every legal
@@ -99,6 +125,23 @@ def position_after(line):
     for text in line:
         position = position.play(go_board.move_from_text(text))
     return position
+
+
+def checked_line(position, texts, value):
+    """The moves of the line `texts` from `position`; StoredValuesError unless they are legal,
+    end the game and end it with the side to move `value` stones ahead."""
+    moves, end = [], position
+    try:
+        for text in texts:
+            moves.append(go_board.move_from_text(text))
+            end = end.play(moves[-1])
+    except (go_board.NotAMove, go_board.IllegalMove) as error:
+        raise StoredValuesError("the line {} is not legal: {}".format(" ".join(texts), error))
+    own, opp = end.stones(position.to_move), end.stones(go_board.other(position.to_move))
+    if not end.is_over or go_board.popcount(own) - go_board.popcount(opp) != value:
+        raise StoredValuesError("the line {} does not end the game {} stones ahead".format(
+            " ".join(texts), value))
+    return moves
 
 
 def load(path):
@@ -137,26 +180,62 @@ def write(path, table, header):
         json.dumps(entry, sort_keys=True) + "\n" for entry in [header] + table.records))
 
 
+def next_to_centre(move):
+    """Whether `move` is one of the eight points around the centre."""
+    if move == go_board.PASS:
+        return False
+    row, col = go_board.to_coord(move)
+    centre_row, centre_col = go_board.to_coord(agent.CENTRE_POINT)
+    return max(abs(row - centre_row), abs(col - centre_col)) == 1
+
+
 def opening_lines(book):
     """The lines of the positions to store, most wanted first (each once up to symmetry):
-    the empty board; after Black's centre (a person White against the agent); after each
-    first move and the book's answer (a person Black against the agent); after the centre,
-    each White reply and the book's answer; after each other first move. A line whose book
-    answer is missing is left out."""
+    1. the empty board;
+    2. after Black's centre (a person White against the agent);
+    3. after each first move and the book's answer (a person Black against the agent);
+    4. after the centre, each White reply and the book's answer;
+    5. after each other first move;
+    6. after the centre and each White reply (the agent's games as Black, reviewed: the first
+       position it is asked about there);
+    7. after the centre, the book's White answer and each Black second move (a person Black
+       against the agent, after their second move);
+    8. after the centre, each of White's best replies (next to the centre or diagonal to it,
+       which lose by half a point, docs/value.md: what strong opponents play), the book's
+       answer and each White second move (a person White against the agent after their second
+       move; the agent's games as Black, reviewed, at ply 5);
+    9. after 7's, the book's answer (a person Black against the agent, at their third move).
+    A line whose book answer is missing is left out."""
     empty = go_board.Position()
     centre = empty.play(agent.CENTRE_POINT)
     firsts, replies = empty.legal_moves(), centre.legal_moves()
 
-    def answered(position, move):
-        after = position.play(move)
+    def answered(line):
+        """`line` and the book's answer after it, or None when the book has none."""
+        after = position_after(go_board.move_to_text(move) for move in line)
         entry = None if after.is_over else book.entry(after)
-        return None if entry is None else [move, entry.move]
+        return None if entry is None else line + [entry.move]
 
+    def extended(line):
+        """`line` and each legal move after it."""
+        after = position_after(go_board.move_to_text(move) for move in line)
+        return [line + [move] for move in after.legal_moves()]
+
+    answered_replies = [answered([agent.CENTRE_POINT, move]) for move in replies]
+    answered_replies = [line for line in answered_replies if line is not None]
+    black_seconds = []
+    answer = book.entry(centre)
+    if answer is not None:
+        black_seconds = extended([agent.CENTRE_POINT, answer.move])
     wanted = [[], [agent.CENTRE_POINT]]
-    wanted += [answered(empty, move) for move in firsts]
-    wanted += [[agent.CENTRE_POINT] + line for line in
-               (answered(centre, move) for move in replies) if line is not None]
+    wanted += [answered([move]) for move in firsts]
+    wanted += answered_replies
     wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
+    wanted += [[agent.CENTRE_POINT, move] for move in replies]
+    wanted += black_seconds
+    wanted += [line for answered_reply in answered_replies if next_to_centre(answered_reply[1])
+               for line in extended(answered_reply)]
+    wanted += [answered(line) for line in black_seconds]
     lines, seen = [], set()
     for line in wanted:
         if line is None:
@@ -172,11 +251,20 @@ def opening_lines(book):
 
 def build(path, lines, search, header, progress, limit=None):
     """Solve every position of `lines` not yet in the file at `path` on `search` (a
-    littlego.solver.Solver) and rewrite the file after each; at most `limit` new positions
-    (None: all). Returns the table."""
+    littlego.solver.Solver), and find the best line of every stored position that lacks one,
+    rewriting the file after each; at most `limit` new positions (None: all). Returns the
+    table."""
     table = load(path)
+    engine = exact.CompiledExact.around(search)
+    unlined = [record for record in table.records if "pv" not in record]
     todo = [line for line in lines if position_after(line) not in table][:limit]
-    with progress.stage("value-table", len(todo), "positions") as stage:
+    with progress.stage("value-table", len(unlined) + len(todo), "positions") as stage:
+        for record in unlined:
+            add_line(table, record, engine)
+            write(path, table, header)
+            stage.write("{}: its best line, {} CPU s".format(
+                " ".join(record["line"]) or "the empty board", record["pv_cpu"]))
+            stage.advance()
         for line in todo:
             position = position_after(line)
             started, nodes = time.process_time(), search.nodes
@@ -186,11 +274,24 @@ def build(path, lines, search, header, progress, limit=None):
                       "values": {go_board.move_to_text(move): value
                                  for move, value in values.items()}}
             table.add(record)
+            add_line(table, record, engine)
             write(path, table, header)
-            stage.write("{}: {} CPU s, {:,} nodes".format(
-                " ".join(line) or "the empty board", record["cpu"], record["nodes"]))
+            stage.write("{}: {} CPU s, {:,} nodes, its best line {} CPU s".format(
+                " ".join(line) or "the empty board", record["cpu"], record["nodes"],
+                record["pv_cpu"]))
             stage.advance()
     return table
+
+
+def add_line(table, record, engine):
+    """Find the best line of the stored `record` (its "pv", and "pv_cpu" what it cost) on the
+    compiled solver's `engine` and file it in `table`."""
+    position = position_after(record["line"])
+    started = time.process_time()
+    line = exact.best_line(engine, position, max(record["values"].values()))
+    record["pv"] = [go_board.move_to_text(move) for move in line]
+    record["pv_cpu"] = round(time.process_time() - started, 2)
+    table.file_line(record)
 
 
 def main(argv=None):

@@ -9,12 +9,13 @@ workers and the wall time of a move at a fixed CPU budget; the exact search's re
 win/loss proof on positions from recorded games, by plies left, in this Python and in the grader's
 Python 3.7, see littlego/bench/solver_reach.py); the opening book's size and the CPU of a whole
 call that plays a book move on Python 3.7, with the committed book and a synthetic one of 800,000
-records (`--book-only` prints that section alone); and, when given, the time use of a
-`littlego/grader/driver_match.py` run, the agent's time use over the games of a default-budget
-ladder, and the ladders written by `littlego/bench/ladder.py` (a compact win-rate table per ladder;
-each rung's full summary stays in its run directory, since its players' commands name this
-machine's paths). Every speed figure is a median of repeats measured side by side in
-this one run.
+records (`--book-only` prints that section alone); how long a GUI waits for the analysis
+(`littlego analysis`), by ply, on recorded games (littlego/bench/analysis_speed.py); and, when
+given, the time use of a `littlego/grader/driver_match.py` run, the agent's time use over the
+games of a default-budget ladder, and the ladders written by `littlego/bench/ladder.py` (a
+compact win-rate table per ladder; each rung's full summary stays in its run directory, since
+its players' commands name this machine's paths). Every speed figure is a median of repeats
+measured side by side in this one run.
 """
 
 import argparse
@@ -36,7 +37,7 @@ import course_io
 import go_board
 import opening_book
 from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds
-from littlego.bench import solver_reach, solver_speed
+from littlego.bench import analysis_speed, solver_reach, solver_speed
 from littlego.bench.engine_speed import playouts_per_second
 from littlego.bench.ladder import ladder_results, ladder_rows, rate_text, time_use_rows
 from littlego.grader import bundle
@@ -343,6 +344,18 @@ def book_build_section(path):
     return lines
 
 
+ANALYSIS_TITLE = ("The analysis as a GUI waits for it, by ply: `littlego analysis` on the "
+                  "positions of recorded games (littlego/bench/analysis_speed.py)")
+
+
+def analysis_section(quick):
+    """bench-analysis's table: every position of 4 recorded games (1 with --quick, its cap
+    30 CPU s instead of 300)."""
+    games, cap = (1, 30.0) if quick else (analysis_speed.GAMES, analysis_speed.CAP_CPU)
+    figures = [analysis_speed.measure(moves, cap) for moves in analysis_speed.positions(games)]
+    return analysis_speed.table(figures, cap)
+
+
 def file_section(path):
     with open(path) as handle:
         return ["```"] + handle.read().rstrip().splitlines() + ["```"]
@@ -397,7 +410,8 @@ def main(argv=None):
                  "positions (littlego/bench/solver_speed.py)",
                  lambda: solver_speed.table(solver_speed.figures())),
                 ("The book's build: the jobs of littlego/solver/build_book.py (its provenance)",
-                 lambda: book_build_section(opening_book.provenance_path(opening_book.BOOK_PATH)))]
+                 lambda: book_build_section(opening_book.provenance_path(opening_book.BOOK_PATH))),
+                (ANALYSIS_TITLE, lambda: analysis_section(args.quick))]
     if os.path.exists(SOLVE_ALL_RESULT):
         sections.append(("Little-Go solved from the empty board (`make solve-all`)",
                          lambda: file_section(SOLVE_ALL_RESULT)))

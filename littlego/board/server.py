@@ -8,10 +8,10 @@ opponent's moves the session reads the agent's decision record from the player's
 game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move by move
 (`replay`), with each move's exact value before and after it (`review_job`:
 analysis/review.py's review on a thread). On the person's turn the page asks for the proven
-results of their moves (`analysis_job`, once per position, on a thread of its own): first
-littlego/analysis/move_results.py's answer (the stored value table at the opening positions it
-holds, else the quick proofs), then, where margins are missing, the compiled solver's margins
-move by move, each shown as it arrives, until the position changes.
+results of their moves (`analysis_job`, once per position, on a thread of its own): the one
+analysis (littlego/analysis/live.py) in the page's words (move_results.answer), at once what
+the stored value table and the book prove, then the exact search's values as they come, until
+the position changes.
 
 `make_server` serves the page's files (board/static/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
@@ -43,7 +43,8 @@ from urllib.parse import parse_qs, urlparse
 import agent
 import course_io
 import go_board
-from littlego.analysis import move_results, review
+import opening_book
+from littlego.analysis import live, move_results, review
 from littlego.gtp.engine import COMMAND_WORDS, score_text
 from littlego.referee import judge, rules
 from littlego.referee.cli import PLAYER_HELP, add_referee_limits, program
@@ -60,11 +61,9 @@ STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; ch
 SAVED_GAMES_DIR = "board"  # under the runs directory
 PERSON = "you"
 SGF_SUFFIX = ".sgf"
-# The CPU one position's first proven results may take (the analysing thread's own CPU), and
-# how long a request waits for them before answering "pending" (the page then asks again); then
-# the solver's margins come move by move in slices of process CPU, a new position stopping the
-# old work within one slice.
-ANALYSIS_CPU_SECONDS = 2.0
+# How long a request waits for a position's first answer before answering "pending" (the page
+# then asks again); the analysis works in slices of this many CPU seconds, a new position
+# stopping the old work within one slice.
 ANALYSIS_WAIT_SECONDS = 1.0
 ANALYSIS_SLICE_CPU_SECONDS = 0.5
 # A replayed game's review (GET /api/review): CPU seconds a position, the opening's stored
@@ -117,15 +116,14 @@ def position_view(position, last_move, captured):
 
 class AnalysisJob(object):
     """One position's proven results, worked out on a daemon thread so that the server keeps
-    answering: first move_results.move_results within ANALYSIS_CPU_SECONDS (the stored value
-    table, or the quick proofs), then, when margins are missing, move_results.SolverMargins
-    move by move, each result published as it arrives, in slices of ANALYSIS_SLICE_CPU_SECONDS
-    so that `cancel` (a new position) stops it within a slice. `wait` gives the latest answer
-    with its progress."""
+    answering: the one analysis (live.py, without an estimate: the page shows proofs), its
+    answer published (move_results.answer) when it starts (the stored value table, the book's
+    proofs) and after every slice of ANALYSIS_SLICE_CPU_SECONDS, so that `cancel` (a new
+    position) stops it within a slice. `wait` gives the latest answer with its progress."""
 
     def __init__(self, position):
         self.answer = None
-        self.counts = None  # (moves with a margin, legal moves) while the solver works
+        self.counts = None  # (moves with a margin, legal moves) while the analysis works
         self.started = time.monotonic()
         self.first = threading.Event()  # the first answer is there (or failed)
         self.done = threading.Event()
@@ -133,28 +131,27 @@ class AnalysisJob(object):
         threading.Thread(target=self.run, args=(position,), daemon=True).start()
 
     def run(self, position):
+        analysis = None
         try:
-            answer = move_results.move_results(position, ANALYSIS_CPU_SECONDS)
-            margins = move_results.solver_margins(position, answer)
-            # The first answer goes out with its progress when solving follows, so that the
-            # page, which stops asking at an answer without one, keeps asking.
-            if margins is not None:
-                self.counts = (margins.solved, margins.total)
-            self.answer = answer
+            analysis = live.Analysis(position, move_results.SETTINGS, opening_book.read(),
+                                     estimate=False)
+            self.publish(analysis, analysis.complete())
             self.first.set()
-            if margins is not None:
-                try:
-                    self.solve(margins)
-                finally:
-                    margins.close()
+            while not self.cancelled.is_set() and analysis.step(ANALYSIS_SLICE_CPU_SECONDS):
+                self.publish(analysis, False)
         finally:
+            if analysis is not None:
+                analysis.close()
             self.first.set()
             self.done.set()
 
-    def solve(self, margins):
-        while not margins.finished() and not self.cancelled.is_set():
-            if margins.advance(ANALYSIS_SLICE_CPU_SECONDS):
-                self.answer, self.counts = margins.answer(), (margins.solved, margins.total)
+    def publish(self, analysis, settled):
+        """The analysis's answer now, with its progress unless it was `settled` without work
+        (the page, which stops asking at an answer without one, keeps asking)."""
+        report = analysis.report()
+        self.counts = None if settled else (
+            sum(known.margin is not None for known in report.moves), len(report.moves))
+        self.answer = move_results.answer(report)
 
     def cancel(self):
         self.cancelled.set()
@@ -162,7 +159,7 @@ class AnalysisJob(object):
     def wait(self, seconds):
         """`(started, answer)` after at most `seconds` waiting for the first answer: answer None
         when the analysis failed, else move_results' JSON with "progress": {"solved", "moves",
-        "seconds" (since the job began), "done"}, or None when no solving followed."""
+        "seconds" (since the job began), "done"}, or None when it needed no work."""
         if not self.first.wait(seconds):
             return False, None
         answer, counts, done = self.answer, self.counts, self.done.is_set()

@@ -27,18 +27,25 @@ Each genmove logs the decision (`agent.decision_record`) as one JSON line on std
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
 `lz-analyze` (Leela Zero's analysis command in every argument form KataGo documents, as Sabaki,
 Lizzie and LizGoban send it: `AnalyzeRequest`) answers `=` and then streams `info move ...`
-lines (`info_text`; the analysis itself is littlego/analysis/live.py, in slices of wall time)
-until the next command or a bare newline arrives, which `CommandReader.waiting` notices between
-slices; an empty line ends the stream.
+lines (`info_text`) until the next command or a bare newline arrives, which
+`CommandReader.waiting` notices between slices; an empty line ends the stream. The analysis is
+the project's one analysis (littlego/analysis/live.py: the stored value table, the book's
+proofs, the exact search, an estimate), the same the JSON analysis engine, the browser board
+and `littlego review` show, worked in slices of wall time on an exact search kept for the
+session (`exact_engine`). Every legal move is listed, best first: ranked by value wherever the
+values are proven (`maxmoves` cuts the list; `minmoves` is accepted and has nothing to add).
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
-lost with a known try says so on stderr, which GUIs show in their console: one line
-(`try_note`, the words agent.try_details') once the analysis knows it, the try listed first.
+lost with a known try (the move the agent would play: the one leaving the opponent the fewest
+winning replies) says so on stderr, which GUIs show in their console: one line (`try_note`,
+the words agent.try_details') once the analysis knows it.
 `kata-analyze` takes the same arguments and streams KataGo's `info` blocks (`kata_info_text`):
 winrate and prior in 0..1, and each move's score for the side to move after it, `scoreLead`
-(and `scoreMean`, its older name), the exact final margin where it is proven (the analysis
-searches the margins, live.Analysis.score) with `scoreStdev 0`, else an estimate (the stones
-as they stand, within the move's proven result) with `scoreStdev` the plies left after the
-move: never 0, so a GUI or a script tells the two apart.
+(and `scoreMean`, its older name), the exact final margin where it is proven with `scoreStdev
+0`, else the analysis's estimate (the stones as they stand, within the move's proven result)
+with `scoreStdev` the plies left after the move: never 0, so a GUI or a script tells the two
+apart. `visits` counts the estimate's simulations and a million for each of a proven result
+and an exact margin (live.PROVEN_VISITS). `ownership true` adds KataGo's `ownership` block: the
+board at the end of the position's best line, +1 the side to move's stone, -1 the other's.
 Standard library only, Python 3.7 syntax: it runs wherever the per-move program runs.
 """
 
@@ -55,7 +62,9 @@ import agent
 import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
-from littlego.analysis import live
+from littlego.analysis import exact, live, vertices
+from littlego.analysis.vertices import (COLUMN_LETTERS, GTP_PASS, score_text, vertex_text,
+                                        with_mover)
 from littlego.gtp import sgf_game
 from littlego.gtp.clock import Clock, ClockError
 
@@ -63,9 +72,6 @@ from littlego.gtp.clock import Clock, ClockError
 COMMAND_WORDS = ("-m", "littlego", "gtp")
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "Little-Go"
-# GTP columns skip the letter I; rows count from the bottom, starting at 1.
-COLUMN_LETTERS = "ABCDEFGHJ"[:SIZE]
-GTP_PASS = "pass"
 COLOUR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 # Each new game searches with fresh seeds, still reproducible under LITTLEGO_SEED.
 GAME_SEED_STRIDE = 1000
@@ -92,32 +98,20 @@ STATUSES = ("alive", "dead", "seki")
 # lz-analyze's key-value pairs (KataGo's GTP extensions document); avoid and allow are refused.
 ANALYZE_KEYS = ("interval", "minmoves", "maxmoves")
 REFUSED_ANALYZE_KEYS = ("avoid", "allow")
+# kata-analyze's switch: the final board of the position's best line after the info blocks.
+OWNERSHIP_KEY, SWITCH_WORDS = "ownership", {"true": True, "false": False}
 
 
 class GtpFailure(Exception):
     """A command that fails: the message is the text after `?`."""
 
 
-def vertex_text(move):
-    """`C3` for a point, `pass` for PASS."""
-    if move == PASS:
-        return GTP_PASS
-    row, col = go_board.to_coord(move)
-    return "{}{}".format(COLUMN_LETTERS[col], SIZE - row)
-
-
 def parse_vertex(text):
     """A point or PASS from a GTP vertex; GtpFailure if it is not a vertex of the 5x5 board."""
-    word = text.strip().upper()
-    if word == GTP_PASS.upper():
-        return PASS
     try:
-        col = COLUMN_LETTERS.index(word[0])
-        row = SIZE - int(word[1:])
-        return go_board.from_coord(row, col)
-    except (ValueError, IndexError):
-        raise GtpFailure("illegal move: {} is not a point of the {}x{} board".format(
-            text, SIZE, SIZE))
+        return vertices.parse_vertex(text)
+    except vertices.NotAVertex as error:
+        raise GtpFailure("illegal move: {}".format(error))
 
 
 def parse_colour(text):
@@ -125,12 +119,6 @@ def parse_colour(text):
         return COLOUR_WORDS[text.lower()]
     except KeyError:
         raise GtpFailure("syntax error: {!r} is not a colour".format(text))
-
-
-def score_text(position):
-    """`B+0.5` or `W+2.5`: the stones-only result with komi, as GTP and SGF write it."""
-    score = position.score()
-    return "{}+{:g}".format("B" if score > 0 else "W", abs(score))
 
 
 class Ply(object):
@@ -144,15 +132,6 @@ class Ply(object):
         self.move = move
         self.captured = captured
         self.cpu = cpu
-
-
-def with_mover(position, colour):
-    """`position` with `colour` to move. GUIs set up positions by playing one colour several
-    times, as GNU Go allows: the side to move follows the board, not the alternation."""
-    if colour == position.to_move:
-        return position
-    return go_board.Position(position.black, position.white, colour, position.ply,
-                             position.prev_black, position.prev_white, position.ended)
 
 
 def make_ply(before, move, cpu):
@@ -184,6 +163,7 @@ class GtpEngine(object):
         self.book = book
         self.games = 0
         self.clock = Clock()
+        self.exact_engine = None  # the analysis commands' exact search, made when first asked
         self.commands = {
             "protocol_version": lambda args: PROTOCOL_VERSION,
             "name": lambda args: ENGINE_NAME,
@@ -397,11 +377,11 @@ class GtpEngine(object):
         to move), a line every INTERVAL centiseconds with at least minmoves and at most
         maxmoves moves (`AnalyzeRequest`); kata-analyze's with each move's score."""
         request = AnalyzeRequest(args, command)
-        if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
-            self.solver_table.clear()
         colour = self.position.to_move if request.colour is None else request.colour
+        if self.exact_engine is None:
+            self.exact_engine = exact.engine()
         analysis = live.Analysis(with_mover(self.position, colour), self.game_settings,
-                                 self.book, self.solver_table, margins=command == KATA_ANALYZE)
+                                 self.book, engine=self.exact_engine)
         return AnalysisStream(analysis, request)
 
     def last_decision(self, args):
@@ -437,13 +417,14 @@ class GtpEngine(object):
 class AnalyzeRequest(object):
     """The arguments of `command` (lz-analyze or kata-analyze), every form KataGo's GTP
     extensions document: an optional colour, an optional interval in centiseconds, then
-    key-value pairs (ANALYZE_KEYS); avoid and allow are refused. `maxmoves` None is no limit.
-    GtpFailure for anything else."""
+    key-value pairs (ANALYZE_KEYS; kata-analyze's `ownership true`); avoid and allow are
+    refused. `maxmoves` None is no limit. GtpFailure for anything else."""
 
     def __init__(self, args, command=LZ_ANALYZE):
         self.command = command
         words = list(args)
         self.colour = None
+        self.ownership = False
         if words and words[0].lower() in COLOUR_WORDS:
             self.colour = parse_colour(words.pop(0))
         options = {"interval": DEFAULT_ANALYZE_INTERVAL, "minmoves": 0, "maxmoves": None}
@@ -454,6 +435,10 @@ class AnalyzeRequest(object):
             if key in REFUSED_ANALYZE_KEYS:
                 raise GtpFailure("{}: {} is not supported: every legal move is "
                                  "analysed".format(command, key))
+            if command == KATA_ANALYZE and key == OWNERSHIP_KEY and words and \
+                    words[0].lower() in SWITCH_WORDS:
+                self.ownership = SWITCH_WORDS[words.pop(0).lower()]
+                continue
             if key not in ANALYZE_KEYS or not words or not words[0].isdigit():
                 raise GtpFailure("syntax error")
             options[key] = int(words.pop(0))
@@ -463,48 +448,43 @@ class AnalyzeRequest(object):
         self.minmoves, self.maxmoves = options["minmoves"], options["maxmoves"]
 
 
-def listed_candidates(candidates, legal, minmoves=0, maxmoves=None):
-    """The candidates an analysis line lists, best first: padded with unsearched legal moves
-    (0 visits, winrate 0) up to `minmoves`, cut at `maxmoves`."""
-    listed = {candidate.move for candidate in candidates}
-    padding = [live.Candidate(move, 0, 0.0, False, [move]) for move in legal
-               if move not in listed]
-    return (list(candidates) + padding[:max(minmoves - len(candidates), 0)])[:maxmoves]
+def pv_text(known):
+    return " ".join(vertex_text(move) for move in known.line)
 
 
-def pv_text(candidate):
-    return " ".join(vertex_text(move) for move in candidate.pv)
-
-
-def info_text(candidates, legal, minmoves=0, maxmoves=None):
-    """One lz-analyze line: an `info` block per listed candidate (`listed_candidates`); winrate
-    and prior in 0..10000 for the side to move (the prior is uniform over the `legal` moves: the
-    search has no policy)."""
-    prior = LZ_SCALE // max(len(legal), 1)
+def info_text(report, maxmoves=None):
+    """One lz-analyze line for a live.Report: an `info` block per move, best first (the
+    report's order), at most `maxmoves`, winrate and
+    prior in 0..10000 for the side to move (the prior is uniform over the legal moves: there is
+    no policy)."""
+    prior = LZ_SCALE // max(len(report.moves), 1)
     return " ".join(
         "info move {} visits {} winrate {} prior {} order {} pv {}".format(
-            vertex_text(candidate.move), candidate.visits,
-            int(round(candidate.value * LZ_SCALE)), prior, order, pv_text(candidate))
-        for order, candidate in enumerate(listed_candidates(candidates, legal, minmoves,
-                                                            maxmoves)))
+            vertex_text(known.move), known.visits, int(round(known.winrate * LZ_SCALE)), prior,
+            order, pv_text(known))
+        for order, known in enumerate(report.moves[:maxmoves]))
 
 
-def kata_info_text(analysis, minmoves=0, maxmoves=None):
-    """One kata-analyze line for `analysis` (live.Analysis): an `info` block per listed
-    candidate, winrate and prior in 0..1 for the side to move, and the move's score
-    (live.Analysis.score) as `scoreMean` and `scoreLead`, with `scoreStdev` 0 when it is exact,
-    else the plies left after the move (see the module docstring)."""
-    prior = 1.0 / max(len(analysis.moves), 1)
-    estimate_stdev = go_board.plies_left(analysis.position.ply + 1)
+def kata_info_text(report, maxmoves=None, ownership=False):
+    """One kata-analyze line for a live.Report: an `info` block per move as `info_text` lists
+    them, winrate and prior in 0..1 for the side to move, and the move's score (live.Known.score) as `scoreMean`
+    and `scoreLead`, with `scoreStdev` 0 when it is exact, else the plies left after the move
+    (see the module docstring); with `ownership`, KataGo's `ownership` block after them: the
+    final board of the position's best line (live.ownership), for the side to move."""
+    prior = 1.0 / max(len(report.moves), 1)
+    estimate_stdev = go_board.plies_left(report.position.ply + 1)
     blocks = []
-    for order, candidate in enumerate(listed_candidates(analysis.candidates(), analysis.moves,
-                                                        minmoves, maxmoves)):
-        points, exact = analysis.score(candidate)
+    for order, known in enumerate(report.moves[:maxmoves]):
         blocks.append(
             "info move {} visits {} winrate {:.6f} scoreMean {:g} scoreStdev {} scoreLead {:g} "
             "prior {:.6f} order {} pv {}".format(
-                vertex_text(candidate.move), candidate.visits, candidate.value, points,
-                0 if exact else estimate_stdev, points, prior, order, pv_text(candidate)))
+                vertex_text(known.move), known.visits, known.winrate, known.score,
+                0 if known.margin is not None else estimate_stdev, known.score, prior, order,
+                pv_text(known)))
+    if ownership:
+        position = report.position
+        blocks.append("ownership " + " ".join("{:g}".format(value) for value in live.ownership(
+            position, report.root.line, position.to_move)))
     return " ".join(blocks)
 
 
@@ -533,6 +513,13 @@ class AnalysisStream(object):
         self.told_try = False
 
     def lines(self, waiting):
+        try:
+            for line in self._lines(waiting):
+                yield line
+        finally:
+            self.analysis.close()
+
+    def _lines(self, waiting):
         while True:
             due = time.monotonic() + self.interval
             left = self.interval
@@ -549,12 +536,11 @@ class AnalysisStream(object):
                 elif waiting(left):  # nothing left to think about: just wait
                     return
                 left = due - time.monotonic()
+            report = self.analysis.report()
             if self.request.command == KATA_ANALYZE:
-                line = kata_info_text(self.analysis, self.request.minmoves,
-                                      self.request.maxmoves)
+                line = kata_info_text(report, self.request.maxmoves, self.request.ownership)
             else:
-                line = info_text(self.analysis.candidates(), self.analysis.moves,
-                                 self.request.minmoves, self.request.maxmoves)
+                line = info_text(report, self.request.maxmoves)
             if line:
                 yield line
 

@@ -253,10 +253,16 @@ class Solver(object):
         """A move that wins for the side to move (the one the proof found), or None when the
         position is lost. Deterministic: the same questions in the same order on a table of the
         same size give the same move."""
+        return self.move_reaching(position, needed_diff(position.to_move), cpu_limit)
+
+    def move_reaching(self, position, threshold, cpu_limit=None):
+        """A move after which the side to move can end the game `threshold` or more stones
+        ahead (the one the proof found: the table's move where it proved that bound), or None
+        when no move can. Asked at the position's value, it is a best move: a step of a
+        proven best line (analysis/exact.py checks each step with `at_least`)."""
         result = self._lib.lg_winning_move(
             self._live(), position.black, position.white, position.prev_black,
-            position.prev_white, _search_ply(position), needed_diff(position.to_move),
-            cpu_limit or 0.0)
+            position.prev_white, _search_ply(position), threshold, cpu_limit or 0.0)
         if result == self._codes.aborted:
             raise OutOfTime()
         return None if result == self._codes.no_win else result
