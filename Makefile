@@ -112,7 +112,7 @@ lint: $(STAMP)
 	$(VENV)/bin/isort --check-only --quiet littlego tests *.py mcts step_storage
 	$(VENV)/bin/vermin --target=3.7- --no-tips --violations \
 	    $$($(LG) submission --list-sources) littlego/opponents littlego/referee littlego/paths.py host.py \
-	    littlego/bench/decide_positions.py
+	    littlego/bench/decide_positions.py littlego/bench/book_lookup.py littlego/bench/python_solver_rate.py
 	$(VENV)/bin/pylint --disable=all --enable=duplicate-code --score=n \
 	    --min-similarity-lines=$(LINT_SIMILAR_LINES) --ignore-comments=y --ignore-docstrings=y \
 	    --ignore-imports=y --ignore-signatures=y $$(git ls-files '*.py' || find . -name '*.py' -not -path './.venv/*')
@@ -184,7 +184,7 @@ LADDER_CENTRE_ARGS ?= --opponents centre-agent-bare:20,centre-gnugo:20,centre-al
 	--parallel 1 --seed 70
 ladder-centre: $(STAMP) gnugo solver
 	$(LG) ladder $(LADDER_CENTRE_ARGS) --out $(RUNS)/ladder-centre
-	$(LG) slips $(RUNS)/ladder-centre --json $(RUNS)/ladder-centre/slips.jsonl
+	$(LG) slips $(RUNS)/ladder-centre --records $(RUNS)/ladder-centre/slips.jsonl
 
 # White's tries from ply 6 on, where the repertoire's rules differ: Black plays the book through
 # ply 5, then itself (about 30 minutes; build the book with `littlego book --rule model` to
@@ -192,7 +192,7 @@ ladder-centre: $(STAMP) gnugo solver
 LADDER_DEEP_ARGS ?= --opponents deep-agent-bare:20,deep-plain-uct:20 --parallel 1 --seed 71
 ladder-deep: $(STAMP) solver
 	$(LG) ladder $(LADDER_DEEP_ARGS) --out $(RUNS)/ladder-deep
-	$(LG) slips $(RUNS)/ladder-deep --json $(RUNS)/ladder-deep/slips.jsonl
+	$(LG) slips $(RUNS)/ladder-deep --records $(RUNS)/ladder-deep/slips.jsonl
 
 # The opening book: the winning side's whole strategy proven by the compiled solver, and White's
 # repertoire after the centre with proofs after every slip along it: the repertoire (5 min),
@@ -230,7 +230,7 @@ value-table: $(STAMP) solver
 HANDOVER_ARGS ?= --positions 2000
 handover: $(STAMP) solver
 	mkdir -p $(RUNS)/handover
-	$(LG) handover $(HANDOVER_ARGS) --json $(RUNS)/handover/positions.jsonl
+	$(LG) handover $(HANDOVER_ARGS) --records $(RUNS)/handover/positions.jsonl
 
 # The agent as White after each of Black's 24 losing first moves, Black the agent itself, three
 # games each at the default budget on the grader's Python 3.7 (about an hour on both cores).

@@ -12,7 +12,7 @@ pipeline, in the order it runs:
 5. otherwise, or when those give nothing in time, root-parallel MCTS (`mcts.parallel`).
 Every caller gets a move's budget the same way (`plan_move`: the time manager's `move_budget`,
 from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
-CPU clock (mcts/budget.py: `tree_cpu_seconds`, the clock the grader meters), which is what
+CPU clock (clocks.py: `tree_cpu_seconds`, the clock the grader meters), which is what
 `decide` takes; the exact search's deadline is on that clock too. The result is a `Decision`
 (the move, its source, what backs it), which `decision_record` turns into the JSON line the
 callers log (`log_decision`) and tools and tests read back (`read_decisions`), never the prose
@@ -36,26 +36,18 @@ Standard library only, Python 3.7: it is the grader's per-move path.
 """
 
 import collections
-import json
-import os
-import sys
 
-import course_io
 import endgame
 import go_board
 import opening_book
-from endgame import PROVEN_LOSS, PROVEN_WIN
-from go_board import BLACK, MAX_PLY, PASS, WHITE
+from clocks import tree_cpu_seconds
+from decision_log import (PROOF_CPU_KEY, PROVEN_LOSS, PROVEN_WIN, SOURCE_BOOK, SOURCE_CENTRE_RULE,
+                          SOURCE_EXACT, SOURCE_FALLBACK, SOURCE_MCTS, SOURCE_NO_PLACEMENT,
+                          SOURCE_WINNING_PASS, Decision, log, try_details)
+from go_board import BLACK, CENTRE, MAX_PLY, PASS, WHITE
 from mcts import core
-from mcts.budget import tree_cpu_seconds
-from mcts.playout import DEFAULT_KNOWLEDGE
 from mcts.stopping import StopRules
 
-# The agent's name: its step files (`my_player_step_<colour>.json`, step_storage), its log
-# lines and the `agent` key of its decision records.
-PLAYER_NAME = "my_player"
-DEFAULT_MOVE_CPU = 8.5
-DEFAULT_GAME_CPU = 55.0
 # CPU kept back for what follows the search: merging, writing files, interpreter exit.
 EXIT_RESERVE_CPU = 0.25
 MIN_SEARCH_CPU = 0.2
@@ -75,151 +67,20 @@ FULL_SOLVER_PLIES_LEFT = endgame.EXACT_PLIES_LEFT - 1
 # must not hold up the move.
 WALL_PER_CPU = 1.5
 WALL_SLACK = 0.5
-CENTRE = go_board.SIZE // 2
-CENTRE_POINT = go_board.from_coord(CENTRE, CENTRE)
 # A root action whose playouts win this often, over this many simulations of one worker, is
 # played at once: more CPU would not change the move, and the game's budget keeps it.
 SURE_WIN_VALUE = 0.97
 SURE_WIN_SIMULATIONS = 4000
 # The decision's details list this many of the search's root candidates, most visited first.
 TOP_CANDIDATES = 5
-# The JSON log line of a decision carries this key, naming the agent.
-LOG_AGENT_KEY = "agent"
 
-# What `choose_move` decided. `source` is one of the SOURCE_* names; `details` holds JSON values.
-# A source that rests on a proof says so: `proven` is PROVEN_WIN or PROVEN_LOSS for the mover
-# (the winning pass and the centre rule: a win; the exact search: either, a loss played as its
-# `best_try`: true), and `margin` the final margin in points for the mover (komi included) when
-# it is known; an exact win whose margin search ran out of time gives `margin_at_least`, the
-# margin its move is proven to reach, instead. The exact search also gives `proof_cpu`
-# (PROOF_CPU_KEY), the CPU seconds its win/loss proof took (endgame.ExactMove's): what a slower
-# machine must still afford, where the rest of the move is margins that fill what the budget
-# leaves. A best try (the exact search's, or the book's repertoire after Black's centre) says
-# what it asks of the opponent (`try_details`): `opponent_wins` of its `opponent_moves` legal
-# replies still win for it, and `summary` says so in words ("lost: Black must find 1 of 19
-# moves"). MCTS gives `simulations`, `workers` and `candidates`, a list of {"move": "i,j",
-# "share": visit share, "value": mean value for the mover, "proven": the solver's proof, if any}.
-# A book answer that wins claims nothing more (details {}); a book try is a proven loss.
-Decision = collections.namedtuple("Decision", "move source details")
-SOURCE_NO_PLACEMENT = "no placement"
-SOURCE_WINNING_PASS = "winning pass"
-SOURCE_CENTRE_RULE = "centre rule"
-SOURCE_BOOK = "book"
-SOURCE_EXACT = "exact"
-SOURCE_MCTS = "mcts"
-SOURCE_FALLBACK = "fallback"
 PROVEN_WORDS = {core.WIN: PROVEN_WIN, core.LOSS: PROVEN_LOSS}
-PROOF_CPU_KEY = "proof_cpu"
-
-
-# Every setting is an environment variable whose name starts so (see Settings).
-SETTINGS_PREFIX = "LITTLEGO_"
-# Settings outside these ranges (NaN and infinities included) are refused: (low, high).
-MOVE_CPU_RANGE = (0.01, 3600.0)
-GAME_CPU_RANGE = (0.01, 36000.0)
-# Search processes at most (root parallelism gains little past the grader's few cores).
-MAX_WORKERS = 4
-WORKERS_RANGE = (0, MAX_WORKERS)  # 0, the default: one per usable core (`usable_cores`)
-SEED_RANGE = (0, float("inf"))
-# A switch (LITTLEGO_BOOK, ...) is 0 or 1, nothing else.
-SWITCH_VALUES = {"0": False, "1": True}
-EXPLORATION_RANGE = (0.0, 100.0)
-LEAF_SOLVE_PLIES_RANGE = (0, MAX_PLY)
-BOOK_PLIES_RANGE = (0, MAX_PLY)
-# Search nodes this many plies from the end or fewer get a capped exact proof; 0: none.
-DEFAULT_LEAF_SOLVE_PLIES = 0
-
-
-def _flag(environ, name, default):
-    """The LITTLEGO_ switch `name`: "0" is off, "1" on, `default` when unset; ValueError naming
-    the variable and what it allows for anything else."""
-    text = environ.get(name)
-    if text is None:
-        return default
-    if text not in SWITCH_VALUES:
-        raise ValueError("{}={!r}: allowed are 0 (off) and 1 (on)".format(name, text))
-    return SWITCH_VALUES[text]
-
-
-def _setting(environ, name, default, kind, bounds):
-    """The LITTLEGO_ setting `name` as a `kind` (int or float) within `bounds`, `default` when
-    unset; ValueError naming the variable and what it allows."""
-    text = environ.get(name)
-    if text is None:
-        return default
-    low, high = bounds
-    allowed = "{} {}".format("a whole number" if kind is int else "a number",
-                             "from {:g}".format(low) if high == float("inf")
-                             else "in {:g}..{:g}".format(low, high))
-    try:
-        value = kind(text)
-    except ValueError:
-        value = None
-    if value is None or not low <= value <= high:
-        raise ValueError("{}={!r}: allowed is {}".format(name, text, allowed))
-    return value
-
-
-def seed_setting(environ):
-    """LITTLEGO_SEED (course_io.SEED_ENV), the seed our referee gives a game's players, as a
-    whole number, None when unset; ValueError naming the variable and what it allows."""
-    return _setting(environ, course_io.SEED_ENV, None, int, SEED_RANGE)
-
-
-class Settings(object):
-    """The LITTLEGO_* settings from `environ`, read once at start-up: a value that nothing
-    changes afterwards (`replace` gives another) and that opens no file (the book it selects is
-    `read_book`'s, which the caller opens once and passes along)."""
-
-    def __init__(self, environ):
-        seed = seed_setting(environ)
-        self.__dict__.update(
-            move_cpu=_setting(environ, "LITTLEGO_MOVE_CPU", DEFAULT_MOVE_CPU, float,
-                              MOVE_CPU_RANGE),
-            game_cpu=_setting(environ, "LITTLEGO_GAME_CPU", DEFAULT_GAME_CPU, float,
-                              GAME_CPU_RANGE),
-            workers=_setting(environ, "LITTLEGO_WORKERS", 0, int, WORKERS_RANGE) or usable_cores(),
-            seed=int.from_bytes(os.urandom(4), "little") if seed is None else seed,
-            use_book=_flag(environ, "LITTLEGO_BOOK", True),
-            book_plies=_setting(environ, "LITTLEGO_BOOK_PLIES", MAX_PLY, int, BOOK_PLIES_RANGE),
-            use_solver=_flag(environ, "LITTLEGO_SOLVER", True),
-            knowledge=_flag(environ, "LITTLEGO_KNOWLEDGE", DEFAULT_KNOWLEDGE),
-            exploration=_setting(environ, "LITTLEGO_EXPLORATION", core.DEFAULT_EXPLORATION,
-                                 float, EXPLORATION_RANGE),
-            leaf_solve_plies=_setting(environ, "LITTLEGO_LEAF_SOLVE_PLIES",
-                                      DEFAULT_LEAF_SOLVE_PLIES, int, LEAF_SOLVE_PLIES_RANGE))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("settings do not change after start-up (Settings.replace gives "
-                             "new ones): {}".format(name))
-
-    def replace(self, **changes):
-        """New settings, these with `changes` (names of settings, such as seed=7)."""
-        unknown = sorted(set(changes) - set(vars(self)))
-        if unknown:
-            raise TypeError("no such setting: {}".format(", ".join(unknown)))
-        other = object.__new__(Settings)
-        other.__dict__.update(vars(self), **changes)
-        return other
 
 
 def read_book(settings):
     """The opening book `settings` select: the file's (opening_book.read), or none when
     LITTLEGO_BOOK=0. Read once by each caller at start-up, then passed to every call."""
     return opening_book.read() if settings.use_book else opening_book.NO_BOOK
-
-
-def usable_cores():
-    """Cores this process may run on (CPU affinity), capped at MAX_WORKERS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cores))
-
-
-def log(message):
-    sys.stderr.write("{}: {}\n".format(PLAYER_NAME, message))
 
 
 def cpu_spent_before(state, settings):
@@ -253,9 +114,6 @@ def move_budget(ply, cpu_used, settings, book):
 # A move's budget (CPU seconds) and its end on the tree CPU clock (`tree_cpu_seconds`), which
 # `decide` takes.
 MovePlan = collections.namedtuple("MovePlan", "budget cpu_deadline")
-# The tree CPU clock when a process starts: a per-move program's move starts there, so that the
-# interpreter's start-up counts, as the grader counts it.
-PROCESS_START_CPU = 0.0
 
 
 def plan_move(ply, cpu_used, settings, book, started, cap=None):
@@ -324,29 +182,6 @@ def searched_move(position, children, refuted=frozenset()):
     return core.best_action(alive) if alive else None
 
 
-def lost_summary(opponent, opponent_wins, opponent_moves):
-    """The words for what a try asks: "lost: Black must find 1 of 19 moves"."""
-    if opponent_wins is None:
-        return "lost: the game ends"
-    return "lost: {} must find {} of {} move{}".format(
-        go_board.COLOUR_NAMES[opponent], opponent_wins, opponent_moves,
-        "" if opponent_moves == 1 else "s")
-
-
-# What a try's details say beyond the proven loss (`try_details`): what it asks of the opponent.
-TRY_KEYS = ("opponent_wins", "opponent_moves", "summary")
-
-
-def try_details(position, move, opponent_wins):
-    """The details of a best try `move` in the proven loss `position`, after which
-    `opponent_wins` of the opponent's replies win (None: the game ends)."""
-    after = position.play(move)
-    opponent_moves = 0 if after.is_over else len(after.legal_moves())
-    return {"proven": PROVEN_LOSS, "best_try": True, "opponent_wins": opponent_wins,
-            "opponent_moves": opponent_moves,
-            "summary": lost_summary(after.to_move, opponent_wins, opponent_moves)}
-
-
 def exact_details(position, exact):
     """The details of a decision of the exact search (an `endgame.ExactMove`)."""
     if exact.proven == PROVEN_LOSS:
@@ -377,7 +212,7 @@ def choose_move(position, cpu_deadline, settings, book, solver_table=None):
                         {"proven": PROVEN_WIN, "margin": endgame.mover_margin(position)})
     if position.to_move == BLACK and not position.black | position.white:
         # Proven: every other first move loses (rules.md).
-        return Decision(CENTRE_POINT, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
+        return Decision(CENTRE, SOURCE_CENTRE_RULE, {"proven": PROVEN_WIN})
     entry = book.entry(position) if position.ply <= settings.book_plies else None
     # A book pass is a proven winning one; Black's first move, a losing pass, never gets here.
     if entry is not None and (entry.move == PASS or entry.move in placements):
@@ -441,9 +276,11 @@ def safe_move(position):
     if not placements:
         return PASS
 
+    centre_row, centre_col = go_board.to_coord(CENTRE)
+
     def preference(point):
         row, col = go_board.to_coord(point)
-        return position.captures_by(point), -abs(row - CENTRE) - abs(col - CENTRE)
+        return position.captures_by(point), -abs(row - centre_row) - abs(col - centre_col)
     return max(placements, key=preference)
 
 
@@ -462,31 +299,4 @@ def decide(position, cpu_deadline, settings, book, solver_table=None):
                         {"refused": go_board.move_to_text(move), "from": decision.source})
     return decision
 
-
-def decision_record(decision, position, cpu, budget):
-    """The decision as one JSON object: what the agent logs and the GTP engine remembers."""
-    return {LOG_AGENT_KEY: PLAYER_NAME, "ply": position.ply,
-            "colour": go_board.COLOUR_NAMES[position.to_move],
-            "move": go_board.move_to_text(decision.move), "source": decision.source,
-            "details": decision.details, "cpu": round(cpu, 3), "budget": round(budget, 3)}
-
-
-def log_decision(record):
-    sys.stderr.write(json.dumps(record, sort_keys=True) + "\n")
-
-
-def read_decisions(text):
-    """Every decision record logged in `text` (an agent's stderr), in order."""
-    records = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict) and record.get(LOG_AGENT_KEY) == PLAYER_NAME:
-            records.append(record)
-    return records
 

@@ -182,18 +182,20 @@ def _bitboards(grid, name):
     return black, white
 
 
-def _player_view(colour, previous, current):
+def player_view(colour, previous, current):
+    """`(colour, previous, current)` with the grids of input.txt's form (what the referee's
+    GameInput holds) as `(black, white)` bitboards: what a player reads."""
     return colour, _bitboards(previous, "previous"), _bitboards(current, "current")
 
 
 def parse_input(text):
     """`(colour, previous, current)` from input.txt's text, boards as `(black, white)`."""
-    return _player_view(*parse_grid_input(text))
+    return player_view(*parse_grid_input(text))
 
 
 def read_input(path=INPUT_FILE):
     """parse_input of the file at `path`: what a player reads at the start of its move."""
-    return _player_view(*read_grid_input(path))
+    return player_view(*read_grid_input(path))
 
 
 def format_input(colour, previous, current):

@@ -28,7 +28,7 @@ killer, captures, then a history of the moves that refuted, which starts with th
 point, `_raise_key_point`); and enhanced transposition cut-offs (a child already proven lost for
 its mover proves the node without search). The proof's share of these, measured on 2,629 seam
 positions and 40 of the costliest: docs/strength.md (issue 56).
-Deadlines are on the process tree's CPU clock (mcts/budget.py's `tree_cpu_seconds`, the agent's
+Deadlines are on the process tree's CPU clock (clocks.py's `tree_cpu_seconds`, the agent's
 one clock for a move) unless a caller injects another (`clock`: the analysis uses a thread's CPU
 or the wall clock).
 """
@@ -36,9 +36,10 @@ or the wall clock).
 import collections
 
 import go_board
+from clocks import OutOfTime, tree_cpu_seconds, wall_clock_seconds
+from decision_log import PROVEN_LOSS, PROVEN_WIN
 from go_board import (FULL, MAX_PLY, NO_KO, PASS, SIZE, group_of, ko_ban_after, neighbours_of,
                       place_stone, points_of, popcount)
-from mcts.budget import tree_cpu_seconds, wall_clock_seconds
 
 # The exact search takes over this many plies from the end: the farthest point at which its
 # win/loss proof usually fits in the solver's share of a default move (agent.SOLVER_SHARE) on
@@ -75,9 +76,6 @@ BOUNDS_MAX_PLIES = 6
 DEADLINE_CHECK_NODES = 1023
 NO_NODE_CAP = 1 << 62
 
-# A proven result for the side to move, in the words the agent's decisions log (one vocabulary
-# for the exact search, the pass rule, the centre rule and the MCTS solver's proofs).
-PROVEN_WIN, PROVEN_LOSS = "win", "loss"
 # What `choose_endgame_move` decides: `move`; `proven`, PROVEN_WIN or PROVEN_LOSS (then `move`
 # is the best try); `margin`, the final margin in points for the mover under perfect play
 # (komi included), or None when the margin search did not finish (always for a loss);
@@ -96,12 +94,6 @@ MarginStep = collections.namedtuple("MarginStep", "move margin exact")
 # A try that ends the game lost leaves nothing to get wrong: it counts as more winning replies
 # than a position can have.
 ENDS_LOST = go_board.NUM_POINTS + 2
-
-
-class OutOfTime(Exception):
-    """A search passed its CPU deadline (or node cap) before it finished: what it was working
-    on is not proven. The one such exception: the exact search here, the compiled solver's
-    binding (littlego/solver) and alphabeta4's iterations raise it."""
 
 
 def margin_of(diff, plies_left):
@@ -164,7 +156,7 @@ class ExactSolver(object):
         self.nodes = 0
         self.cpu_deadline = cpu_deadline
         self.clock = clock
-        # On mcts.budget.wall_clock_seconds: a guard against a search starved of CPU (None: none).
+        # On clocks.wall_clock_seconds: a guard against a search starved of CPU (None: none).
         self.wall_deadline = wall_deadline
         # OutOfTime once this many nodes are counted (the last two plies count loosely).
         self.node_cap = NO_NODE_CAP if node_cap is None else node_cap

@@ -30,6 +30,8 @@ MAX_PLY = NUM_POINTS - 1
 KOMI = 2.5
 EMPTY, BLACK, WHITE = 0, 1, 2
 PASS = NUM_POINTS
+# The centre point, (2, 2): Black's one winning first move (docs/rules.md).
+CENTRE = SIZE // 2 * (SIZE + 1)
 PASS_TEXT = "PASS"  # as output.txt spells a pass (course_io.PASS_TEXT, checked equal by its test)
 COLOUR_NAMES = {BLACK: "Black", WHITE: "White"}
 STONE_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
@@ -89,6 +91,17 @@ def move_to_text(move):
     if isinstance(move, tuple):
         return "{},{}".format(*move)
     return "{},{}".format(*to_coord(move))
+
+
+def move_to_action(move):
+    """The referee's action for `move` (course_io.parse_action's form): PASS_TEXT, or `(i, j)`."""
+    return PASS_TEXT if move == PASS else to_coord(move)
+
+
+def move_from_action(action):
+    """The move of the referee's `action` (course_io.parse_action's): PASS, or the point of
+    `(i, j)` (IllegalMove when it is off the board)."""
+    return PASS if action == PASS_TEXT else from_coord(*action)
 
 
 def move_from_text(text):

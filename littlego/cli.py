@@ -4,8 +4,8 @@ Start at `COMMANDS`, the whole command in one table: each subcommand names the m
 `main(argv)` runs it, what it is for and an example, which `littlego NAME --help` prints after
 the module's own help. A module is loaded by name (importlib) only when its subcommand runs, so
 `littlego --help` and the fast commands load nothing else. The referee's modes (`play`,
-`match`, `serve`, `judge`) are `host.py`'s, the course's own program, passed its mode word
-(`serve`, the browser board, lives apart from the referee, in littlego/board).
+`match`, `judge`) are `host.py`'s, the course's own program, passed its mode word (host.py
+brings the built-in opponents); `serve`, the browser board, lives apart, in littlego/web.
 """
 
 import collections
@@ -27,15 +27,15 @@ def _command(module, summary, example, mode=None):
 
 COMMANDS = collections.OrderedDict([
     # Playing
-    ("match", _command("littlego.referee.cli", "play games between two players, with statistics",
+    ("match", _command("host", "play games between two players, with statistics",
                        'littlego match "cmd:python3 my_player.py" random --games 4 --show',
                        mode="match")),
-    ("play", _command("littlego.referee.cli", "play against a player in the terminal",
+    ("play", _command("host", "play against a player in the terminal",
                       'littlego play --opponent "cmd:python3 my_player.py" --colour 1',
                       mode="play")),
-    ("serve", _command("littlego.board.server", "the board in the browser (127.0.0.1:8561)",
+    ("serve", _command("littlego.web.server", "the board in the browser (127.0.0.1:8561)",
                        "littlego serve --opponent random --colour 2", mode="serve")),
-    ("judge", _command("littlego.referee.cli",
+    ("judge", _command("host",
                        "judge one ply in this directory, as the course's host.py",
                        "littlego judge -m 3 -v True", mode="judge")),
     ("gtp", _command("littlego.gtp.engine", "the agent as a GTP engine on stdin/stdout",

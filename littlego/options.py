@@ -12,6 +12,7 @@ budget into the agent's variables. The agent's defaults are read from agent.py o
 parser is built.
 """
 
+import agent_settings
 from littlego.referee.protocol import GRADER_MOVE_CPU
 
 MOVE_CPU_VARIABLE = "LITTLEGO_MOVE_CPU"
@@ -22,19 +23,18 @@ def add_agent_budget(parser, inherit=False):
     """--agent-move-cpu and --agent-game-cpu: the agent's own budget (args.agent_move_cpu,
     .agent_game_cpu). With `inherit`, an option not given stays None: the agent keeps whatever
     its environment says (its own default when unset), as under the grader."""
-    import agent
     unset = "unset: the agent's own " if inherit else ""
     parser.add_argument("--agent-move-cpu", type=float, metavar="SECONDS",
-                        default=None if inherit else agent.DEFAULT_MOVE_CPU,
+                        default=None if inherit else agent_settings.DEFAULT_MOVE_CPU,
                         help="the agent's own CPU budget per move ({}; default {}{:g}). Not "
                              "the referee's limit, which stays the grader's {:g} s".format(
-                                 MOVE_CPU_VARIABLE, unset, agent.DEFAULT_MOVE_CPU,
+                                 MOVE_CPU_VARIABLE, unset, agent_settings.DEFAULT_MOVE_CPU,
                                  GRADER_MOVE_CPU))
     parser.add_argument("--agent-game-cpu", type=float, metavar="SECONDS",
-                        default=None if inherit else agent.DEFAULT_GAME_CPU,
+                        default=None if inherit else agent_settings.DEFAULT_GAME_CPU,
                         help="the agent's own CPU budget for its moves of one game ({}; "
                              "default {}{:g})".format(GAME_CPU_VARIABLE, unset,
-                                                      agent.DEFAULT_GAME_CPU))
+                                                      agent_settings.DEFAULT_GAME_CPU))
 
 
 def agent_env(args):

@@ -1,33 +1,10 @@
-"""When a search must stop: CPU seconds of this process, a wall deadline, or a count; and the
-CPU clocks of the per-move path, read here only.
+"""When a search must stop: CPU seconds of this process, a wall deadline, or a count.
 
-Two clocks, two uses. `tree_cpu_seconds` is what the grader meters: the CPU of the agent's
-whole process tree since the interpreter started, this process and its reaped children; a
-move's deadline is on it (agent.plan_move, agent.decide, endgame's exact search).
-`own_cpu_seconds` is one process's own CPU: each search worker stops on its own share of the
-move (`Budget`); the wall deadline (on `wall_clock_seconds`) only guards against a starved or
-stuck worker, and against a margin search starved of CPU holding up a move that already has its
-proven win.
+Each search worker stops on its own share of the move (`own_cpu_seconds`: one process's CPU);
+the wall deadline only guards against a starved or stuck worker. The clocks are clocks.py's.
 """
 
-import os
-import time
-
-
-def tree_cpu_seconds():
-    """CPU of this process since it started (interpreter start-up included) plus reaped children."""
-    times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
-
-
-def own_cpu_seconds():
-    """CPU of this process alone, since it started."""
-    return time.process_time()
-
-
-def wall_clock_seconds():
-    """The wall clock of the guards against a starved or stuck search (monotonic seconds)."""
-    return time.monotonic()
+from clocks import own_cpu_seconds, wall_clock_seconds
 
 
 class Budget(object):

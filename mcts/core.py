@@ -24,9 +24,6 @@ import math
 
 from mcts.stopping import StopRules
 
-# UCT's exploration constant for win/loss values: chosen by self-play matches against 0.3 and
-# 0.9 (docs/strength.md, "Kept then"), so no opponent of the ladder tuned it.
-DEFAULT_EXPLORATION = 0.5
 DECISION_CHECK_INTERVAL = 256
 WIN, LOSS = 1.0, 0.0
 
@@ -116,11 +113,12 @@ def _solve_from_children(node):
         node.solved = LOSS if node.player == chooser else WIN
 
 
-def search(root_state, evaluator, rng, budget, exploration=DEFAULT_EXPLORATION, stop=None,
-           leaf_solver=None, root=None):
+def search(root_state, evaluator, rng, budget, *, exploration, stop=None, leaf_solver=None,
+           root=None):
     """Run simulations until the budget is spent, the root is proven or the choice is made.
 
-    `rng` is a `random.Random`; everything random in the search comes from it. `budget` has
+    `rng` is a `random.Random`; everything random in the search comes from it. `exploration` is
+    UCT's constant (the agent's: agent_settings.DEFAULT_EXPLORATION). `budget` has
     `exhausted(simulations)` and `simulations_left(simulations)` (an estimate); `stop` is a
     `mcts.stopping.StopRules` (default: stop once the choice is decided); `leaf_solver` proves
     new nodes (see the module docstring; None: no solver). `root`: the tree of an earlier

@@ -6,11 +6,12 @@ states are scored with the real rule (stones, komi 2.5) at the real end of the g
 nodes near the end, each proof capped in solver nodes.
 """
 
+import clocks
 import endgame
 import go_board
 from go_board import black_wins
 from mcts.core import LOSS, WIN
-from mcts.playout import DEFAULT_KNOWLEDGE, playout
+from mcts.playout import playout
 
 # Solver nodes one leaf proof may count before it gives up (the node stays unproven).
 LEAF_SOLVE_NODE_CAP = 1000
@@ -43,7 +44,7 @@ class GoState(object):
 class PlayoutEvaluator(object):
     """Values a leaf by one playout to the end: 1.0 when the side to move wins it."""
 
-    def __init__(self, knowledge=DEFAULT_KNOWLEDGE):
+    def __init__(self, knowledge):
         self.knowledge = knowledge
 
     def evaluate(self, state, rng):
@@ -73,5 +74,5 @@ class LeafSolver(object):
         solver = endgame.ExactSolver(table=self.table, node_cap=self.node_cap)
         try:
             return WIN if solver.mover_wins(position) else LOSS
-        except endgame.OutOfTime:
+        except clocks.OutOfTime:
             return None

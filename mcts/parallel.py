@@ -22,8 +22,9 @@ import resource
 import select
 import signal
 
+from clocks import wall_clock_seconds
 from mcts import core
-from mcts.budget import Budget, wall_clock_seconds
+from mcts.budget import Budget
 
 # How long past its own wall deadline the parent waits for a worker's answer.
 REPORT_GRACE_SECONDS = 1.0
@@ -143,9 +144,9 @@ def _parent_search(search, cpu_seconds, log):
         signal.signal(signal.SIGPROF, previous)
 
 
-def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds,
-                         exploration=core.DEFAULT_EXPLORATION, log=None, stop=None,
-                         leaf_solver=None, max_simulations=None):
+def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, wall_seconds, *,
+                         exploration, log=None, stop=None, leaf_solver=None,
+                         max_simulations=None):
     """Merged root statistics of `workers` searches: `(children, simulations, workers_used)`.
 
     Each worker's budget is `cpu_per_worker` CPU seconds of its own, `wall_seconds` of wall
@@ -156,8 +157,8 @@ def root_parallel_search(root_state, evaluator, seed, workers, cpu_per_worker, w
 
     def search_with(worker_seed):
         budget = Budget(cpu_per_worker, wall_seconds, max_simulations)
-        return core.search(root_state, evaluator, random.Random(worker_seed), budget, exploration,
-                           stop, leaf_solver)
+        return core.search(root_state, evaluator, random.Random(worker_seed), budget,
+                           exploration=exploration, stop=stop, leaf_solver=leaf_solver)
 
     children = []
     parent_pid = os.getpid()

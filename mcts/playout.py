@@ -1,7 +1,7 @@
 """Playouts: finish a game fast, to value a leaf of the search.
 
 `playout(position, random)` plays to the real end (ply 24 or two passes) and returns the final
-`(black, white)` bitboards. Without knowledge (DEFAULT_KNOWLEDGE) every ply is uniform over the
+`(black, white)` bitboards. Without knowledge (the agent's default) every ply is uniform over the
 legal placements (the random player's policy and the engine's speed figure); with knowledge it
 first answers the last move (capture a chain it left in atari, save our chain it put in atari)
 and then plays a random placement that is not a self-atari. Under stones-only scoring filling
@@ -20,12 +20,6 @@ written plainly with `place_stone`.
 import go_board
 from go_board import (BIT, FULL, MAX_PLY, NEIGHBOUR_POINTS, NEIGHBOURS, NUM_POINTS, SIZE, capture,
                       chain_liberties, place_stone, points_of)
-
-# Uniform playouts unless asked for the knowledge: the agent's default (LITTLEGO_KNOWLEDGE) and
-# the search's. Uniform playouts are more than twice as fast (docs/benchmarks.md), and at the
-# default budget the extra playouts outweigh the knowledge (the self-play match that decided
-# it: docs/strength.md).
-DEFAULT_KNOWLEDGE = False
 
 _NOT_LEFT = go_board._NOT_LEFT
 _NOT_RIGHT = go_board._NOT_RIGHT
@@ -76,8 +70,10 @@ def _urgent_reply(own, opp, prev_own, prev_opp, last_point, empty):
     return None
 
 
-def playout(position, random, knowledge=DEFAULT_KNOWLEDGE):
-    """Play `position` to the end with `random` (a `random.random`); return `(black, white)`."""
+def playout(position, random, knowledge):
+    """Play `position` to the end with `random` (a `random.random`), with the knowledge or
+    uniformly (`knowledge`: the agent's is agent_settings.DEFAULT_KNOWLEDGE); return
+    `(black, white)`."""
     if position.is_over:
         return position.black, position.white
     own, opp, prev_own, prev_opp = position.mover_view()

@@ -92,7 +92,7 @@ def _read_record(path):
 
 def restore(colour, previous, current, directory, name, log=sys.stderr):
     """The GameState for this call; boards are `(black, white)` bitboard pairs, `name` the
-    player's (agent.PLAYER_NAME for the agent)."""
+    player's (decision_log.PLAYER_NAME for the agent)."""
     if colour == go_board.BLACK and previous == (0, 0) and current == (0, 0):
         return GameState(1, 0.0)
     if (colour == go_board.WHITE and previous == (0, 0) and current[1] == 0

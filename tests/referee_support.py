@@ -13,6 +13,7 @@ import time
 import psutil
 
 import go_board
+from littlego.opponents import in_process
 from littlego.paths import REPO_ROOT
 
 HOST = os.path.join(REPO_ROOT, "host.py")
@@ -150,7 +151,9 @@ class Broken(object):
         return "2,2"
 
 
-STUB_PLAYERS = {"first": FirstLegal, "last": LastLegal, "passer": Passer, "broken": Broken}
+# The stub engines as the players a match knows by name (the referee's `builtin_players`).
+STUB_PLAYERS = in_process.factories({"first": FirstLegal, "last": LastLegal, "passer": Passer,
+                                     "broken": Broken})
 
 
 def exited(process, seconds):

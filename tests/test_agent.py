@@ -1,5 +1,5 @@
-"""The agent in-process (agent.py): its settings, each source of its decisions and what each
-claims, and never an illegal move.
+"""The agent in-process (agent.py): its time manager, each source of its decisions and what
+each claims, and never an illegal move (its settings: tests/test_agent_settings.py).
 
 Each decision source is driven on a position where its answer is known, and its details are
 checked to the letter: a proof is claimed only where one exists (a proven loss says so, with its
@@ -17,6 +17,9 @@ import pytest
 from test_endgame import TWO_REFUTED_NODES, knife_edge
 
 import agent
+import agent_settings
+import clocks
+import decision_log
 import endgame
 import go_board
 import opening_book
@@ -32,35 +35,12 @@ SEARCH_CPU = 0.3
 
 def decide_now(position, cpu=SEARCH_CPU, **environ):
     """choose_move on `position` with `cpu` seconds from now and the ONE_WORKER settings."""
-    settings = agent.Settings(dict(ONE_WORKER, **environ))
-    return agent.choose_move(position, agent.tree_cpu_seconds() + cpu, settings,
+    settings = agent_settings.Settings(dict(ONE_WORKER, **environ))
+    return agent.choose_move(position, clocks.tree_cpu_seconds() + cpu, settings,
                              agent.read_book(settings))
 
 
 # ---- settings ------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("name, value", [
-    ("LITTLEGO_MOVE_CPU", "nan"), ("LITTLEGO_MOVE_CPU", "inf"), ("LITTLEGO_MOVE_CPU", "-1"),
-    ("LITTLEGO_MOVE_CPU", "0"), ("LITTLEGO_MOVE_CPU", "1e400"), ("LITTLEGO_GAME_CPU", "nan"),
-    ("LITTLEGO_GAME_CPU", "-inf"), ("LITTLEGO_WORKERS", "-1"), ("LITTLEGO_WORKERS", "400"),
-    ("LITTLEGO_WORKERS", "1.5"), ("LITTLEGO_EXPLORATION", "nan"), ("LITTLEGO_SEED", "1e400"),
-    ("LITTLEGO_LEAF_SOLVE_PLIES", "-1"), ("LITTLEGO_LEAF_SOLVE_PLIES", "25"),
-    ("LITTLEGO_LEAF_SOLVE_PLIES", "6.5"), ("LITTLEGO_LEAF_SOLVE_PLIES", "nan"),
-])
-def test_a_setting_out_of_its_sane_range_is_refused(name, value):
-    with pytest.raises(ValueError):
-        agent.Settings({name: value})
-
-
-def test_settings_are_a_value_that_nothing_changes_after_start_up():
-    settings = agent.Settings({"LITTLEGO_SEED": "5", "LITTLEGO_WORKERS": "1"})
-    with pytest.raises(AttributeError):
-        settings.seed = 6
-    other = settings.replace(seed=6)
-    assert (settings.seed, other.seed, other.workers) == (5, 6, 1)
-    with pytest.raises(TypeError):
-        settings.replace(book=opening_book.NO_BOOK)
-
 
 def test_settings_open_no_file_and_the_caller_reads_the_book_they_select(monkeypatch):
     def refuse(*args, **kwargs):
@@ -68,59 +48,19 @@ def test_settings_open_no_file_and_the_caller_reads_the_book_they_select(monkeyp
     with monkeypatch.context() as patched:
         patched.setattr(builtins, "open", refuse)
         patched.setattr(opening_book, "read", refuse)
-        with_book, without = agent.Settings({}), agent.Settings({"LITTLEGO_BOOK": "0"})
+        with_book = agent_settings.Settings({})
+        without = agent_settings.Settings({"LITTLEGO_BOOK": "0"})
     assert agent.read_book(without) is opening_book.NO_BOOK
     assert agent.read_book(with_book).answered_plies(BLACK) > 0  # the file's
 
 
 def test_a_moves_deadline_is_its_budget_counted_from_its_start_on_the_tree_clock():
-    settings, book = agent.Settings(ONE_WORKER), opening_book.NO_BOOK
+    settings, book = agent_settings.Settings(ONE_WORKER), opening_book.NO_BOOK
     budget = agent.move_budget(9, 3.0, settings, book)
     assert budget > 0.5
-    assert agent.plan_move(9, 3.0, settings, book, agent.PROCESS_START_CPU) == (budget, budget)
+    assert agent.plan_move(9, 3.0, settings, book, clocks.PROCESS_START_CPU) == (budget, budget)
     assert agent.plan_move(9, 3.0, settings, book, 100.0) == (budget, 100.0 + budget)
     assert agent.plan_move(9, 3.0, settings, book, 100.0, cap=0.5) == (0.5, 100.5)
-
-
-def test_the_sane_ranges_hold_the_defaults_and_their_ends():
-    settings = agent.Settings({"LITTLEGO_MOVE_CPU": "0.01", "LITTLEGO_GAME_CPU": "36000",
-                               "LITTLEGO_WORKERS": "4", "LITTLEGO_EXPLORATION": "0",
-                               "LITTLEGO_LEAF_SOLVE_PLIES": "24"})
-    assert (settings.move_cpu, settings.game_cpu, settings.workers, settings.exploration,
-            settings.leaf_solve_plies) == (0.01, 36000.0, 4, 0.0, 24)
-    defaults = agent.Settings({})
-    assert (defaults.move_cpu, defaults.game_cpu, defaults.leaf_solve_plies,
-            defaults.knowledge) == (agent.DEFAULT_MOVE_CPU, agent.DEFAULT_GAME_CPU,
-                                    agent.DEFAULT_LEAF_SOLVE_PLIES, agent.DEFAULT_KNOWLEDGE)
-
-
-@pytest.mark.parametrize("value, knowledge", [("0", False), ("1", True)])
-def test_the_knowledge_switch_is_0_or_1(value, knowledge):
-    assert agent.Settings({"LITTLEGO_KNOWLEDGE": value}).knowledge is knowledge
-
-
-@pytest.mark.parametrize("name, value, allowed", [
-    ("LITTLEGO_SEED", "xyz", "allowed is a whole number from 0"),
-    ("LITTLEGO_SEED", "-1", "allowed is a whole number from 0"),
-    ("LITTLEGO_BOOK", "2", "allowed are 0 (off) and 1 (on)"),
-    ("LITTLEGO_SOLVER", "yes", "allowed are 0 (off) and 1 (on)"),
-    ("LITTLEGO_KNOWLEDGE", "", "allowed are 0 (off) and 1 (on)"),
-    ("LITTLEGO_WORKERS", "5", "allowed is a whole number in 0..4"),
-    ("LITTLEGO_MOVE_CPU", "fast", "allowed is a number in 0.01..3600"),
-    ("LITTLEGO_GAME_CPU", "nan", "allowed is a number in 0.01..36000"),
-    ("LITTLEGO_EXPLORATION", "-1", "allowed is a number in 0..100"),
-    ("LITTLEGO_BOOK_PLIES", "25", "allowed is a whole number in 0..24"),
-    ("LITTLEGO_LEAF_SOLVE_PLIES", "6.5", "allowed is a whole number in 0..24"),
-])
-def test_a_bad_setting_names_its_variable_and_what_is_allowed(name, value, allowed):
-    with pytest.raises(ValueError) as raised:
-        agent.Settings({name: value})
-    assert str(raised.value) == "{}={!r}: {}".format(name, value, allowed)
-
-
-def test_workers_0_is_the_default_one_per_usable_core():
-    assert agent.Settings({"LITTLEGO_WORKERS": "0"}).workers == agent.Settings({}).workers \
-        == agent.usable_cores()
 
 
 # ---- the opening book ---------------------------------------------------------------------
@@ -148,14 +88,14 @@ class FixedBook(object):
 def choose_with_book(position, book, cpu=0.3, **changes):
     """choose_move on `position` with `cpu` seconds from now, the ONE_WORKER settings with
     `changes`, and `book`."""
-    settings = agent.Settings(ONE_WORKER).replace(**changes)
-    return agent.choose_move(position, agent.tree_cpu_seconds() + cpu, settings, book)
+    settings = agent_settings.Settings(ONE_WORKER).replace(**changes)
+    return agent.choose_move(position, clocks.tree_cpu_seconds() + cpu, settings, book)
 
 
 def test_a_book_answer_that_is_not_a_legal_move_is_not_played():
     # Book.entry gives legal moves only; the agent checks again before playing.
     decision = choose_with_book(AFTER_BLACK_CENTRE, FixedBook(from_coord(2, 2)))  # occupied
-    assert decision.source != agent.SOURCE_BOOK
+    assert decision.source != decision_log.SOURCE_BOOK
     assert decision.move != PASS and AFTER_BLACK_CENTRE.is_legal(decision.move)
 
 
@@ -165,7 +105,7 @@ def test_a_legal_book_answer_is_played_a_pass_too(answer):
     # side's strategy), played even where the pass rule would not pass.
     assert not endgame.winning_pass(AFTER_BLACK_CENTRE)
     decision = choose_with_book(AFTER_BLACK_CENTRE, FixedBook(answer))
-    assert decision == agent.Decision(answer, agent.SOURCE_BOOK, {})
+    assert decision == decision_log.Decision(answer, decision_log.SOURCE_BOOK, {})
 
 
 def test_a_book_try_says_the_position_is_lost_and_what_it_asks_of_black():
@@ -173,7 +113,7 @@ def test_a_book_try_says_the_position_is_lost_and_what_it_asks_of_black():
     # stored with Black's 2 winning replies; Black then has 22 legal moves (21 points, PASS).
     position = AFTER_BLACK_CENTRE.play(from_coord(1, 2)).play(from_coord(1, 1))
     decision = choose_with_book(position, FixedBook(from_coord(2, 1), opponent_wins=2))
-    assert decision == agent.Decision(from_coord(2, 1), agent.SOURCE_BOOK, {
+    assert decision == decision_log.Decision(from_coord(2, 1), decision_log.SOURCE_BOOK, {
         "proven": "loss", "best_try": True, "opponent_wins": 2, "opponent_moves": 22,
         "summary": "lost: Black must find 2 of 22 moves"})
 
@@ -182,21 +122,21 @@ def test_the_book_answers_through_book_plies_only_and_frees_those_plies_alone():
     book = FixedBook(from_coord(1, 1), {BLACK: 11, WHITE: 10})
     after_white = AFTER_BLACK_CENTRE.play(from_coord(1, 2))
     assert choose_with_book(after_white, book, book_plies=3) == \
-        agent.Decision(from_coord(1, 1), agent.SOURCE_BOOK, {})
+        decision_log.Decision(from_coord(1, 1), decision_log.SOURCE_BOOK, {})
     later = after_white.play(from_coord(1, 1)).play(from_coord(2, 1))
-    assert choose_with_book(later, book, book_plies=3).source == agent.SOURCE_MCTS
-    roomy = agent.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
+    assert choose_with_book(later, book, book_plies=3).source == decision_log.SOURCE_MCTS
+    roomy = agent_settings.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
     assert agent.move_budget(5, 0.0, roomy.replace(book_plies=3), book) < \
         agent.move_budget(5, 0.0, roomy, book)
-    assert agent.Settings({"LITTLEGO_BOOK_PLIES": "3"}).book_plies == 3
-    assert agent.Settings({}).book_plies == go_board.MAX_PLY
+    assert agent_settings.Settings({"LITTLEGO_BOOK_PLIES": "3"}).book_plies == 3
+    assert agent_settings.Settings({}).book_plies == go_board.MAX_PLY
     with pytest.raises(ValueError):
-        agent.Settings({"LITTLEGO_BOOK_PLIES": "25"})
+        agent_settings.Settings({"LITTLEGO_BOOK_PLIES": "25"})
 
 
 def test_black_never_passes_first_whatever_the_book_says():
     decision = choose_with_book(Position(), FixedBook(PASS))
-    assert (decision.move, decision.source) == (from_coord(2, 2), agent.SOURCE_CENTRE_RULE)
+    assert (decision.move, decision.source) == (from_coord(2, 2), decision_log.SOURCE_CENTRE_RULE)
 
 
 def test_book_moves_are_free_through_the_plies_the_book_answers_for_the_mover():
@@ -204,7 +144,7 @@ def test_book_moves_are_free_through_the_plies_the_book_answers_for_the_mover():
     # them among its 7 later moves (plies 11-23, the last 7 weighing half with the solver on),
     # White at ply 10 among its 8 (plies 10-24).
     book = FixedBook(None, {BLACK: 9, WHITE: 0})
-    settings = agent.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
+    settings = agent_settings.Settings(ONE_WORKER).replace(move_cpu=100.0, game_cpu=50.0)
     weight = agent.SOLVER_MOVE_WEIGHT
     solver_plies = [ply for ply in range(1, go_board.MAX_PLY + 1)
                     if go_board.plies_left(ply) <= endgame.EXACT_PLIES_LEFT]
@@ -224,10 +164,10 @@ def test_the_fallback_for_blacks_first_move_is_the_centre(monkeypatch):
     def broken_search(*args):
         raise ValueError("malformed book entry")
     monkeypatch.setattr(agent, "choose_move", broken_search)
-    settings = agent.Settings(SMALL_BUDGET)
-    decision = agent.decide(Position(), agent.tree_cpu_seconds() + 0.5, settings,
+    settings = agent_settings.Settings(SMALL_BUDGET)
+    decision = agent.decide(Position(), clocks.tree_cpu_seconds() + 0.5, settings,
                             opening_book.NO_BOOK)
-    assert decision == agent.Decision(from_coord(2, 2), agent.SOURCE_FALLBACK,
+    assert decision == decision_log.Decision(from_coord(2, 2), decision_log.SOURCE_FALLBACK,
                                       {"error": "ValueError: malformed book entry"})
 
 
@@ -275,33 +215,34 @@ WHITE_PASSED = """
 
 def test_a_winning_pass_claims_the_win_and_its_margin():
     position = Position.from_text(WHITE_PASSED, BLACK, 13)
-    assert decide_now(position) == agent.Decision(
-        PASS, agent.SOURCE_WINNING_PASS, {"proven": "win", "margin": 1.5})
+    assert decide_now(position) == decision_log.Decision(
+        PASS, decision_log.SOURCE_WINNING_PASS, {"proven": "win", "margin": 1.5})
 
 
 def test_the_centre_rule_claims_the_win():
-    assert decide_now(Position()) == agent.Decision(
-        from_coord(2, 2), agent.SOURCE_CENTRE_RULE, {"proven": "win"})
+    assert decide_now(Position()) == decision_log.Decision(
+        from_coord(2, 2), decision_log.SOURCE_CENTRE_RULE, {"proven": "win"})
 
 
 def test_an_exact_win_claims_the_win_and_its_margin_in_points():
-    assert decide_now(LAST_PLY_CAPTURE) == agent.Decision(
-        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin": 8.5, "proof_cpu": mock.ANY})
+    assert decide_now(LAST_PLY_CAPTURE) == decision_log.Decision(
+        THE_CAPTURE, decision_log.SOURCE_EXACT,
+        {"proven": "win", "margin": 8.5, "proof_cpu": mock.ANY})
 
 
 def test_an_exact_decision_says_what_its_proof_cost(monkeypatch):
     monkeypatch.setattr(endgame, "choose_endgame_move", lambda *args, **kwargs: endgame.ExactMove(
-        THE_CAPTURE, endgame.PROVEN_WIN, 8.5, proof_cpu=0.12345))
+        THE_CAPTURE, decision_log.PROVEN_WIN, 8.5, proof_cpu=0.12345))
     assert decide_now(LAST_PLY_CAPTURE).details == {"proven": "win", "margin": 8.5,
-                                                    agent.PROOF_CPU_KEY: 0.123}
+                                                    decision_log.PROOF_CPU_KEY: 0.123}
 
 
 def test_an_exact_win_whose_margin_search_ran_out_claims_the_margin_proven_so_far(monkeypatch):
     def out_of_time(solver, position, leader, margin):
-        raise endgame.OutOfTime()
+        raise clocks.OutOfTime()
     monkeypatch.setattr(endgame.ExactSolver, "margin_steps", out_of_time)
-    assert decide_now(LAST_PLY_CAPTURE) == agent.Decision(
-        THE_CAPTURE, agent.SOURCE_EXACT, {"proven": "win", "margin_at_least": 0.5,
+    assert decide_now(LAST_PLY_CAPTURE) == decision_log.Decision(
+        THE_CAPTURE, decision_log.SOURCE_EXACT, {"proven": "win", "margin_at_least": 0.5,
                                           "proof_cpu": mock.ANY})
 
 
@@ -313,10 +254,10 @@ def test_a_won_position_gets_its_margin_search_the_whole_move_but_the_exit_reser
                margin_wall=None):
         deadlines.append((cpu_deadline, margin_deadline))
         assert margin_wall is agent.wall_limit
-        return endgame.ExactMove(THE_CAPTURE, endgame.PROVEN_WIN, 8.5)
+        return endgame.ExactMove(THE_CAPTURE, decision_log.PROVEN_WIN, 8.5)
     monkeypatch.setattr(endgame, "choose_endgame_move", record)
-    settings = agent.Settings(dict(ONE_WORKER))
-    move_deadline = agent.tree_cpu_seconds() + 5.0
+    settings = agent_settings.Settings(dict(ONE_WORKER))
+    move_deadline = clocks.tree_cpu_seconds() + 5.0
     agent.choose_move(LAST_PLY_CAPTURE, move_deadline, settings, agent.read_book(settings))
     (proof_deadline, margin_deadline), = deadlines
     # One ply left: the proof gets all but MCTS's floor, the margins all but the exit reserve.
@@ -331,23 +272,17 @@ def test_an_exact_loss_claims_the_loss_and_plays_the_best_try():
     # Every White reply wins after each Black move: 8 of 8 after the placements on row 3 and
     # (4,4), 9 of 9 after the pass, 7 of 7 after (3,4) (the compiled solver counts the same).
     assert endgame.ExactSolver().best_try(position) == (from_coord(3, 4), 7)
-    assert decide_now(position) == agent.Decision(
-        from_coord(3, 4), agent.SOURCE_EXACT,
+    assert decide_now(position) == decision_log.Decision(
+        from_coord(3, 4), decision_log.SOURCE_EXACT,
         {"proven": "loss", "best_try": True, "opponent_wins": 7, "opponent_moves": 7,
          "summary": "lost: White must find 7 of 7 moves", "proof_cpu": mock.ANY})
-
-
-def test_the_words_of_a_try_name_the_opponent_and_count_its_moves():
-    assert agent.lost_summary(BLACK, 1, 19) == "lost: Black must find 1 of 19 moves"
-    assert agent.lost_summary(WHITE, 1, 1) == "lost: White must find 1 of 1 move"
-    assert agent.lost_summary(WHITE, None, 0) == "lost: the game ends"
 
 
 def test_the_search_claims_the_proofs_of_its_solver_for_each_candidate():
     # Without the exact search the MCTS solver proves the last ply's children itself: the
     # capture a win, every other move it listed a loss.
     decision = decide_now(LAST_PLY_CAPTURE, LITTLEGO_SOLVER="0")
-    assert (decision.move, decision.source) == (THE_CAPTURE, agent.SOURCE_MCTS)
+    assert (decision.move, decision.source) == (THE_CAPTURE, decision_log.SOURCE_MCTS)
     candidates = decision.details["candidates"]
     assert candidates[0]["move"] == "3,0" and candidates[0]["proven"] == "win"
     assert len(candidates) == agent.TOP_CANDIDATES
@@ -377,7 +312,7 @@ def test_the_exact_search_decides_every_image_of_a_position_alike():
     for symmetry in range(go_board.NUM_SYMMETRIES):
         decision = decide_now(position.transformed(symmetry), cpu=5.0)
         assert decision.move == go_board.SYMMETRIC_POINT[symmetry][from_coord(2, 1)]
-        assert (decision.source, decision.details["margin"]) == (agent.SOURCE_EXACT, 4.5)
+        assert (decision.source, decision.details["margin"]) == (decision_log.SOURCE_EXACT, 4.5)
 
 
 # ---- the exact search's share, and what MCTS learns from it when it runs out ---------------
@@ -408,7 +343,7 @@ def test_the_search_plays_no_move_the_exact_search_refuted_while_another_is_left
 def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeypatch):
     def proof_cut_short(position, cpu_deadline=None, table=None, margin_deadline=None,
                         margin_wall=None):
-        with pytest.raises(endgame.OutOfTime):
+        with pytest.raises(clocks.OutOfTime):
             endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     monkeypatch.setattr(endgame, "choose_endgame_move", proof_cut_short)
     # The search runs in the position's canonical frame, its transpose, where it refutes (1,1),
@@ -418,7 +353,7 @@ def test_when_the_proof_runs_out_mcts_plays_none_of_the_moves_it_refuted(monkeyp
     for symmetry in range(go_board.NUM_SYMMETRIES):
         image = knife_edge().transformed(symmetry)
         decision = decide_now(image, LITTLEGO_BOOK="0")  # the book answers this seam position
-        assert decision.source == agent.SOURCE_MCTS
+        assert decision.source == decision_log.SOURCE_MCTS
         mapped = [go_board.SYMMETRIC_POINT[symmetry][move] for move in refuted]
         assert decision.details["refuted"] == sorted(go_board.move_to_text(move)
                                                      for move in mapped)
@@ -443,14 +378,14 @@ def test_never_an_illegal_move_on_2000_random_reachable_positions(monkeypatch):
     # Tiny budgets keep this fast: the exact search gets a few milliseconds and the MCTS a
     # few more (MIN_SEARCH_CPU would otherwise give every search 0.2 s).
     monkeypatch.setattr(agent, "MIN_SEARCH_CPU", 0.003)
-    settings = agent.Settings(dict(ONE_WORKER, LITTLEGO_MOVE_CPU="0.01"))
+    settings = agent_settings.Settings(dict(ONE_WORKER, LITTLEGO_MOVE_CPU="0.01"))
     book = agent.read_book(settings)
     positions = game_positions(random.Random(2), 2000, SAMPLE_PASS_RATE, SAMPLE_CAPTURE_RATE,
                                single_captures=True)
     sample = collections.Counter()
     sources = collections.Counter()
     for position in positions:
-        decision = agent.choose_move(position, agent.tree_cpu_seconds() + 0.01, settings, book)
+        decision = agent.choose_move(position, clocks.tree_cpu_seconds() + 0.01, settings, book)
         move = decision.move
         assert move == PASS or position.is_legal(move), (position, go_board.move_to_text(move))
         sources[decision.source] += 1
@@ -476,16 +411,8 @@ def test_the_leaf_solve_setting_reaches_the_search(monkeypatch, plies, solver_pl
         seen.append(kwargs["leaf_solver"])
         return [core.ChildStats(from_coord(1, 1), 1, 1.0, None)], 1, 1
     monkeypatch.setattr(parallel, "root_parallel_search", fake_search)
-    settings = agent.Settings(dict(ONE_WORKER, LITTLEGO_LEAF_SOLVE_PLIES=plies))
-    move, _ = agent.search_move(AFTER_BLACK_CENTRE, agent.tree_cpu_seconds() + SEARCH_CPU,
+    settings = agent_settings.Settings(dict(ONE_WORKER, LITTLEGO_LEAF_SOLVE_PLIES=plies))
+    move, _ = agent.search_move(AFTER_BLACK_CENTRE, clocks.tree_cpu_seconds() + SEARCH_CPU,
                                 settings)
     assert move == from_coord(1, 1)
     assert [None if solver is None else solver.plies for solver in seen] == [solver_plies]
-
-
-def test_workers_default_to_the_usable_cores_capped(monkeypatch):
-    monkeypatch.setattr(agent.os, "sched_getaffinity", lambda pid: set(range(9)), raising=False)
-    assert agent.usable_cores() == agent.MAX_WORKERS
-    assert agent.Settings({}).workers == agent.MAX_WORKERS
-    monkeypatch.setattr(agent.os, "sched_getaffinity", lambda pid: {0}, raising=False)
-    assert agent.Settings({}).workers == 1

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-import agent
+import agent_settings
+import clocks
 import endgame
 import go_board
 import opening_book
@@ -16,7 +17,7 @@ from littlego import solver as compiled_solver
 from littlego.analysis import exact, live, stored_values
 from littlego.bench.positions import game_positions, position_before_end
 
-SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "3"})
+SETTINGS = agent_settings.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "3"})
 EMPTY_TABLE = stored_values.StoredValues()
 SLICE = 0.2
 # Positions for the comparison: along seeded games (passes and captures, ko retakes among them)
@@ -107,7 +108,7 @@ def test_a_line_goes_on_from_where_its_time_ran_out(engines):
         try:
             walk.advance(python, python.search.clock() + 1)
             break
-        except endgame.OutOfTime:
+        except clocks.OutOfTime:
             pass
     assert slices > 3 and walk.finished()
     assert mover_margin_after(position, walk.moves) == go_board.margin(value, position.to_move)

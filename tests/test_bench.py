@@ -3,8 +3,16 @@ on the 95% Wilson interval."""
 
 import json
 import os
+import random
+import subprocess
+import sys
 
-from littlego.bench import ladder, report
+import endgame
+import go_board
+import opening_book
+from littlego.bench import ladder, report, solver_speed
+from littlego.bench.positions import position_before_end
+from littlego.paths import REPO_ROOT
 from littlego.referee import stats
 
 AGENT = "cmd:python3 my_player.py"
@@ -122,3 +130,28 @@ def test_reach_positions_come_from_recorded_games_at_the_ply_asked():
     positions = solver_reach.recorded_positions(14, 5)
     assert len(positions) == 5 and len({position.key() for position in positions}) == 5
     assert all(position.ply == 11 and not position.is_over for position in positions)
+
+
+def test_the_book_lookup_worker_times_the_books_answer_in_a_fresh_interpreter():
+    # White's answer to Black's corner opening: the book's, as the agent would read it.
+    [cpu] = report.book_lookup_cpu(sys.executable, opening_book.BOOK_PATH, 1)
+    assert 0 <= cpu < 1
+    line = " ".join(report.BOOK_BENCH_LINE)
+    done = subprocess.run([sys.executable, "-m", "littlego.bench.book_lookup",
+                           opening_book.BOOK_PATH, line], cwd=REPO_ROOT, check=True,
+                          stdout=subprocess.PIPE, universal_newlines=True)
+    position = go_board.Position()
+    for text in line.split():
+        position = position.play(go_board.move_from_text(text))
+    assert json.loads(done.stdout)["move"] == opening_book.read().lookup(position)
+
+
+def test_the_python_solver_worker_counts_the_same_nodes_as_the_search_here():
+    positions = [position_before_end(random.Random(seed), 6, 0.1, 0.5) for seed in range(3)]
+    nodes, cpu = solver_speed.python_rate(sys.executable, positions)
+    expected = 0
+    for position in positions:
+        search = endgame.ExactSolver()
+        search.mover_wins(position)
+        expected += search.nodes
+    assert nodes == expected > 0 and cpu >= 0

@@ -22,7 +22,7 @@ import time
 import pytest
 from test_agent import HOPELESS, HOPELESS_BEFORE
 
-import agent
+import decision_log
 import opening_book
 from go_board import BLACK, Position, from_coord
 from littlego import solver
@@ -355,9 +355,9 @@ def test_a_lost_positions_best_try_is_shown_in_the_servers_words(browser, served
     # The page's two views, fed the server's JSON for a lost endgame (tests/test_agent.py's
     # HOPELESS): the agent's decision record, and the proven results of the person's moves.
     position = Position.from_text(HOPELESS, BLACK, 23, previous=HOPELESS_BEFORE)
-    details = agent.try_details(position, from_coord(3, 4), 7)
-    record = agent.decision_record(agent.Decision(from_coord(3, 4), agent.SOURCE_EXACT, details),
-                                   position, 0.01, 1.0)
+    details = decision_log.try_details(position, from_coord(3, 4), 7)
+    decision = decision_log.Decision(from_coord(3, 4), decision_log.SOURCE_EXACT, details)
+    record = decision_log.decision_record(decision, position, 0.01, 1.0)
     answer = move_results.move_results(position, 30.0, book=opening_book.NO_BOOK,
                                        engine=exact.PythonExact())
     assert answer["best_try"]["summary"] == details["summary"] == \

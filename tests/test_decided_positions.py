@@ -8,7 +8,7 @@ its CPU limits, no clock either:
 - source "exact": the exact search decides (`endgame.choose_endgame_move`) and finishes, with
   its proof in the details ({"proven": "win", "margin": m} or {"proven": "loss",
   "best_try": true}). A try's details have since gained what it asks of the opponent
-  (`agent.try_details`): the stored details must be among the new ones, and the new keys are
+  (`decision_log.try_details`): the stored details must be among the new ones, and the new keys are
   those three and only on a try, besides the proof's CPU (`proof_cpu`, measured, not stored)
   on every exact decision.
 Each position is stored with the decision the agent gave when the file was made (its move,
@@ -57,6 +57,9 @@ import time
 import pytest
 
 import agent
+import agent_settings
+import clocks
+import decision_log
 import go_board
 from go_board import BLACK, PASS, WHITE, Position
 
@@ -65,12 +68,12 @@ FIXTURE = os.path.join(HERE, "fixtures", "decided_positions.json")
 ENVIRON = {"LITTLEGO_SEED": "561", "LITTLEGO_WORKERS": "1"}
 # CPU seconds ahead of the decision's start: its budget (the exact search may use 60% of it).
 DECIDE_CPU = 20.0
-SOURCES = (agent.SOURCE_BOOK, agent.SOURCE_EXACT)
+SOURCES = (decision_log.SOURCE_BOOK, decision_log.SOURCE_EXACT)
 MIN_POSITIONS = 240
 
 
 def settings():
-    return agent.Settings(dict(ENVIRON))
+    return agent_settings.Settings(dict(ENVIRON))
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,7 +83,7 @@ def book():
 
 
 def decide(position, cpu=DECIDE_CPU, with_settings=None):
-    return agent.decide(position, agent.tree_cpu_seconds() + cpu, with_settings or settings(),
+    return agent.decide(position, clocks.tree_cpu_seconds() + cpu, with_settings or settings(),
                         book())
 
 
@@ -105,10 +108,10 @@ def describe(index, entry):
         "\n".join(entry["previous"]), "\n".join(entry["current"]))
 
 
-# What a try's details say since they were stored (agent.try_details).
+# What a try's details say since they were stored (decision_log.try_details).
 TRY_KEYS = ("opponent_wins", "opponent_moves", "summary")
 # Measured, not decided: the CPU of the exact search's proof, on every exact decision.
-MEASURED_KEYS = (agent.PROOF_CPU_KEY,)
+MEASURED_KEYS = (decision_log.PROOF_CPU_KEY,)
 
 
 # ---- the test ------------------------------------------------------------------------------
@@ -123,11 +126,11 @@ def test_every_stored_position_is_decided_as_when_it_was_stored(index):
     got = (go_board.move_to_text(decision.move), decision.source, kept)
     assert got == (entry["move"], entry["source"], entry["details"]), describe(index, entry)
     added = set(decision.details) - set(entry["details"])
-    if decision.source == agent.SOURCE_EXACT:
-        assert isinstance(decision.details[agent.PROOF_CPU_KEY], float)
+    if decision.source == decision_log.SOURCE_EXACT:
+        assert isinstance(decision.details[decision_log.PROOF_CPU_KEY], float)
         added -= set(MEASURED_KEYS)
     if decision.details.get("best_try"):
-        assert added == set(TRY_KEYS) and decision.details["summary"] == agent.lost_summary(
+        assert added == set(TRY_KEYS) and decision.details["summary"] == decision_log.lost_summary(
             BLACK + WHITE - entry["colour"], decision.details["opponent_wins"],
             decision.details["opponent_moves"])
     else:
@@ -143,12 +146,13 @@ def test_the_stored_sample_is_what_it_claims():
     for source in SOURCES:
         colours = {entry["colour"] for entry in STORED if entry["source"] == source}
         assert colours == {BLACK, WHITE}, source
-    book_plies = {entry["ply"] for entry in STORED if entry["source"] == agent.SOURCE_BOOK}
-    exact_plies = {entry["ply"] for entry in STORED if entry["source"] == agent.SOURCE_EXACT}
+    book_plies = {entry["ply"] for entry in STORED if entry["source"] == decision_log.SOURCE_BOOK}
+    exact_plies = {entry["ply"] for entry in STORED
+                   if entry["source"] == decision_log.SOURCE_EXACT}
     assert book_plies == set(range(2, 12)) and exact_plies == set(LATE_PLIES)
     for entry in STORED:
         assert entry["colour"] == (BLACK if entry["ply"] % 2 else WHITE)
-        if entry["source"] == agent.SOURCE_EXACT:
+        if entry["source"] == decision_log.SOURCE_EXACT:
             assert entry["details"]["proven"] in ("win", "loss")
             assert ("margin" in entry["details"]) == (entry["details"]["proven"] == "win")
 
@@ -201,7 +205,7 @@ def book_decision(position, book_settings):
     if position.is_over or book().lookup(position) is None:
         return None
     decision = decide(position, with_settings=book_settings)
-    return decision if decision.source == agent.SOURCE_BOOK else None
+    return decision if decision.source == decision_log.SOURCE_BOOK else None
 
 
 def walk(rng, kind, book_settings, until_ply):
@@ -279,7 +283,7 @@ def exact_decision(position, exact_settings, cpu_used):
     start = time.process_time()
     probe = decide(position, PROBE_CPU, exact_settings)
     cpu_used["probe"] += time.process_time() - start
-    if probe.source != agent.SOURCE_EXACT or (
+    if probe.source != decision_log.SOURCE_EXACT or (
             probe.details.get("proven") == "win" and "margin" not in probe.details):
         return None
     start = time.process_time()

@@ -5,10 +5,12 @@ from unittest import mock
 
 import pytest
 
+import clocks
+import decision_log
 import endgame
 import go_board
+from clocks import tree_cpu_seconds
 from go_board import BLACK, MAX_PLY, PASS, WHITE, Position, from_coord
-from mcts.budget import tree_cpu_seconds
 
 TWO_EYED_GROUPS = """
     X . X . X
@@ -77,14 +79,14 @@ def test_choose_endgame_move_gives_a_proven_win_with_its_margin_in_points():
     position = Position.from_text(BOTH_CHAINS_IN_ATARI, to_move=WHITE, ply=24)
     # best_move's 25 half points (see above): White wins by 12.5.
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        from_coord(3, 3), endgame.PROVEN_WIN, 12.5, proof_cpu=mock.ANY)
+        from_coord(3, 3), decision_log.PROVEN_WIN, 12.5, proof_cpu=mock.ANY)
 
 
 def test_choose_endgame_move_passes_to_win_when_the_opponent_passed_and_we_lead():
     # Black passed (previous = current); White leads 13 stones + 2.5 against 8.
     position = Position.from_text(TWO_EYED_GROUPS, to_move=WHITE, ply=12)
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        PASS, endgame.PROVEN_WIN, 7.5)  # no search, so no proof_cpu
+        PASS, decision_log.PROVEN_WIN, 7.5)  # no search, so no proof_cpu
 
 
 def test_choose_endgame_move_declines_early_positions_and_expired_deadlines():
@@ -154,7 +156,7 @@ def test_the_margin_search_climbs_from_the_proven_win_to_the_largest_margin():
         ("3,2", 1, False), ("3,2", 9, False), ("3,1", 11, False), ("3,1", 11, True)]
     assert endgame.ExactSolver().best_move(margins_differ()) == (from_coord(3, 1), 11)
     assert endgame.choose_endgame_move(margins_differ()) == endgame.ExactMove(
-        from_coord(3, 1), endgame.PROVEN_WIN, 5.5, proof_cpu=mock.ANY)
+        from_coord(3, 1), decision_log.PROVEN_WIN, 5.5, proof_cpu=mock.ANY)
 
 
 def tick_clock():
@@ -172,7 +174,7 @@ def tick_clock():
 def test_a_deadline_midway_plays_the_largest_margin_proven_so_far(deadline, move, at_least):
     found = endgame.choose_endgame_move(margins_differ(), margin_deadline=deadline,
                                         clock=tick_clock())
-    assert found == endgame.ExactMove(go_board.move_from_text(move), endgame.PROVEN_WIN, None,
+    assert found == endgame.ExactMove(go_board.move_from_text(move), decision_log.PROVEN_WIN, None,
                                       margin_at_least=at_least, proof_cpu=1)
     after = margins_differ().play(found.move)
     assert not endgame.ExactSolver().mover_wins(after)  # a proven win for White, every time
@@ -184,18 +186,18 @@ def test_a_margin_search_starved_of_wall_time_stops_as_at_its_deadline():
     # proven win.
     found = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
                                         clock=tick_clock(), margin_wall=lambda cpu: -1.0)
-    assert found == endgame.ExactMove(from_coord(3, 2), endgame.PROVEN_WIN, None,
+    assert found == endgame.ExactMove(from_coord(3, 2), decision_log.PROVEN_WIN, None,
                                       margin_at_least=4.5, proof_cpu=1)
     allowed = endgame.choose_endgame_move(margins_differ(), margin_deadline=1000,
                                           clock=tick_clock(), margin_wall=lambda cpu: 60.0)
-    assert allowed == endgame.ExactMove(from_coord(3, 1), endgame.PROVEN_WIN, 5.5,
+    assert allowed == endgame.ExactMove(from_coord(3, 1), decision_log.PROVEN_WIN, 5.5,
                                         proof_cpu=1)
 
 
 def test_a_deadline_past_the_margin_search_gives_the_exact_margin():
     assert endgame.choose_endgame_move(margins_differ(), margin_deadline=3,
                                        clock=tick_clock()) == endgame.ExactMove(
-        from_coord(3, 1), endgame.PROVEN_WIN, 5.5, proof_cpu=1)
+        from_coord(3, 1), decision_log.PROVEN_WIN, 5.5, proof_cpu=1)
 
 
 # White to move at ply 20, Black having just played (4,0): (3,1), (2,1), (2,0) and the pass
@@ -222,7 +224,7 @@ def test_a_winning_pass_as_good_as_the_best_placement_is_played():
     assert steps_of(position) == [("3,1", 1, False), ("3,1", 3, False), ("2,1", 3, False),
                                   ("PASS", 3, False), ("PASS", 3, True)]
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        PASS, endgame.PROVEN_WIN, 1.5, proof_cpu=mock.ANY)
+        PASS, decision_log.PROVEN_WIN, 1.5, proof_cpu=mock.ANY)
 
 
 # A knife edge from a real game (Black opened at the corner (4,0), then played as the agent):
@@ -243,7 +245,7 @@ def knife_edge():
 def test_a_search_out_of_time_leaves_the_moves_it_refuted_in_its_table():
     position = knife_edge()
     table = {}
-    with pytest.raises(endgame.OutOfTime):
+    with pytest.raises(clocks.OutOfTime):
         endgame.ExactSolver(table=table, node_cap=TWO_REFUTED_NODES).winning_move(position)
     assert endgame.refuted_moves(position, table) == {from_coord(1, 1), from_coord(4, 4)}
     assert endgame.refuted_moves(position, {}) == frozenset()
@@ -328,7 +330,7 @@ def test_best_try_leaves_the_opponent_the_fewest_winning_replies():
     assert winning_replies[from_coord(4, 2)] == [from_coord(3, 2)]
     assert endgame.ExactSolver().best_try(position) == (from_coord(4, 2), 1)
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        from_coord(4, 2), endgame.PROVEN_LOSS, None, 1, proof_cpu=mock.ANY)
+        from_coord(4, 2), decision_log.PROVEN_LOSS, None, 1, proof_cpu=mock.ANY)
 
 
 # Black to move at ply 23 just after White's pass, 4 stones against 14 + 2.5: lost whatever it
@@ -356,7 +358,7 @@ def test_a_lost_position_gets_its_best_try_from_choose_endgame_move():
     position = Position.from_text(TWO_EYED_GROUPS, to_move=BLACK, ply=23, previous=BEFORE_WHITE_PLAYED_4_4)
     move, opponent_wins = endgame.ExactSolver().best_try(position)
     assert endgame.choose_endgame_move(position) == endgame.ExactMove(
-        move, endgame.PROVEN_LOSS, None, opponent_wins, proof_cpu=mock.ANY)
+        move, decision_log.PROVEN_LOSS, None, opponent_wins, proof_cpu=mock.ANY)
 
 
 # White to move at ply 24 with no legal placement: Black's eyes and White's own last liberty at

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+import course_io
 import go_board
 from go_board import BLACK, PASS, WHITE, IllegalMove, Position, from_coord
 from littlego.bench.positions import game_positions
@@ -381,6 +382,18 @@ def test_every_move_goes_to_text_and_back():
     assert texts[:6] == ["0,0", "0,1", "0,2", "0,3", "0,4", "1,0"]
     assert texts[-2:] == ["4,4", "PASS"]
     assert [go_board.move_from_text(text) for text in texts] == moves
+
+
+def test_every_move_goes_to_the_referees_action_and_back():
+    moves = list(range(go_board.NUM_POINTS)) + [PASS]
+    actions = [go_board.move_to_action(move) for move in moves]
+    assert actions[:2] + actions[-2:] == [(0, 0), (0, 1), (4, 4), "PASS"]
+    assert [go_board.move_from_action(action) for action in actions] == moves
+    # What the referee's reading of output.txt gives (course_io.parse_action), off the board too.
+    assert go_board.move_from_action(course_io.parse_action(" 2 , 3 ")) == from_coord(2, 3)
+    with pytest.raises(IllegalMove) as raised:
+        go_board.move_from_action(course_io.parse_action("5,0"))
+    assert raised.value.reason == go_board.OFF_BOARD
 
 
 @pytest.mark.parametrize("text", ["", "pass", "2", "2,2,2", "a,b", "2;2", None, 7, b"2,2"])

@@ -20,6 +20,8 @@ import pytest
 from test_agent import HOPELESS, HOPELESS_BEFORE
 
 import agent
+import agent_settings
+import decision_log
 import endgame
 import go_board
 import littlego
@@ -44,7 +46,7 @@ GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/u
 
 def new_engine(environ=SMALL_BUDGET, book=None):
     """A GtpEngine on the settings of `environ`, with `book` (default: the one they select)."""
-    settings = agent.Settings(environ)
+    settings = agent_settings.Settings(environ)
     return gtp_engine.GtpEngine(settings, agent.read_book(settings) if book is None else book)
 
 def converse(commands, engine=None):
@@ -138,7 +140,7 @@ def test_genmove_plays_the_book_and_tells_its_decision():
     decision = json.loads(answers[1][2:])
     assert {key: decision[key] for key in ("agent", "colour", "move", "ply", "source")} == {
         "agent": "my_player", "colour": "Black", "move": "2,2", "ply": 1,
-        "source": agent.SOURCE_CENTRE_RULE}
+        "source": decision_log.SOURCE_CENTRE_RULE}
     assert answers[2] == "="
     after_corner = go_board.Position().play(go_board.from_coord(2, 2)).play(
         go_board.from_coord(0, 0))
@@ -194,8 +196,8 @@ def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n\n")[:2] == ["=", "= C3"]
     assert done.stdout.endswith("=\n\n")
-    [decision] = agent.read_decisions(done.stderr)
-    assert (decision["move"], decision["source"]) == ("2,2", agent.SOURCE_CENTRE_RULE)
+    [decision] = decision_log.read_decisions(done.stderr)
+    assert (decision["move"], decision["source"]) == ("2,2", decision_log.SOURCE_CENTRE_RULE)
 
 
 # ---- games under our referee ----------------------------------------------------------------
@@ -203,7 +205,7 @@ def test_the_entry_point_speaks_gtp_and_logs_json_decisions():
 def play_one_game(monkeypatch, opponent):
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
-    [record] = run_match(ENGINE_SPEC, opponent, games=1, move_cpu=10.0, move_wall=30.0).records
+    [record] = run_match(ENGINE_SPEC, opponent, games=1, limit_cpu=10.0, limit_wall=30.0).records
     return record
 
 
@@ -434,7 +436,7 @@ def test_genmove_in_a_lost_endgame_logs_the_try_and_its_summary(capsys):
                                                   previous=HOPELESS_BEFORE)
     answers = converse(["genmove b", "littlego-decision"], engine).split("\n\n")
     assert answers[0] == "= E2"
-    [logged] = agent.read_decisions(capsys.readouterr().err)
+    [logged] = decision_log.read_decisions(capsys.readouterr().err)
     assert logged == json.loads(answers[1][2:])
     assert logged["details"]["summary"] == "lost: White must find 7 of 7 moves"
 
@@ -516,7 +518,7 @@ def decision_budget(commands, settings=SMALL_BUDGET):
 
 def test_the_clock_caps_the_budget_and_never_raises_it():
     free = decision_budget([])
-    settings = agent.Settings(SMALL_BUDGET)
+    settings = agent_settings.Settings(SMALL_BUDGET)
     assert free == round(agent.move_budget(1, 0.0, settings, agent.read_book(settings)), 3)
     assert decision_budget(["time_settings 0 60 1"]) == free  # a minute a move: no more
     # 1 s a move by the clock: 0.7 s, above the budget; 0.4 s left: 0.22 s.

@@ -68,8 +68,8 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
     python = grader_python()
     if python is None:
         pytest.skip("the grader's Python 3.7 is not installed")
-    code = handover.main(["--positions", "12", "--seed", "3", "--games", "--python", python,
-                          "--json", str(out)])
+    code = handover.main(["--positions", "12", "--seed", "3", "--game-files", "--python",
+                          python, "--records", str(out)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert code == 0
@@ -86,7 +86,7 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
 
 
 def write_replay(path, named_positions):
-    """An earlier run's --json, as --replay reads it: (source, position) pairs."""
+    """An earlier run's --records, as --replay reads it: (source, position) pairs."""
     path.write_text("".join(json.dumps({"source": source, "position": [
         position.black, position.white, position.prev_black, position.prev_white,
         position.to_move, position.ply]}) + "\n" for source, position in named_positions))
@@ -98,7 +98,7 @@ def test_a_replay_decides_an_earlier_runs_positions_again_in_their_order(tmp_pat
     write_replay(earlier, (("first", knife_edge()), ("second", corner)))
     out = tmp_path / "again.jsonl"
     code = handover.main(["--replay", str(earlier), "--python", sys.executable, "--jobs", "1",
-                          "--json", str(out), "--quiet"])
+                          "--records", str(out), "--quiet"])
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert code == 0
     assert [(record["source"], record["ply"], record["by"], record["move"], record["thrown"])
@@ -114,7 +114,7 @@ def test_a_baseline_decides_the_same_positions_side_by_side(tmp_path, capsys):
     write_replay(earlier, (("late", margins_differ()),))
     out = tmp_path / "both.jsonl"
     code = handover.main(["--replay", str(earlier), "--python", sys.executable, "--jobs", "2",
-                          "--json", str(out), "--quiet", "--baseline", REPO_ROOT])
+                          "--records", str(out), "--quiet", "--baseline", REPO_ROOT])
     record, = [json.loads(line) for line in out.read_text().splitlines()]
     baseline, whole = [json.loads(line) for line in capsys.readouterr().out.splitlines()[-2:]]
     assert code == 0
@@ -123,7 +123,7 @@ def test_a_baseline_decides_the_same_positions_side_by_side(tmp_path, capsys):
     assert (record["by"], record["move"]) == (record["baseline"]["by"],
                                               record["baseline"]["move"]) == ("exact", "3,1")
     for side in (record, record["baseline"]):
-        assert handover.PROCESS_START_CPU <= side["cpu_to_proof"] <= side["cpu"] < side["budget"]
+        assert handover.CPU_BEFORE_DECIDING <= side["cpu_to_proof"] <= side["cpu"] < side["budget"]
     assert (baseline["agent"], whole["agent"]) == (REPO_ROOT, REPO_ROOT)
     assert (baseline["max_proof"], whole["max_proof"]) == (record["baseline"]["cpu_to_proof"],
                                                            record["cpu_to_proof"])

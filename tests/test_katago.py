@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 import agent
+import agent_settings
 import endgame
 import go_board
 from littlego.analysis import katago, live, stored_values
@@ -27,7 +28,7 @@ from littlego.bench.positions import pick_move
 
 from referee_support import exited
 
-SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "11"})
+SETTINGS = agent_settings.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "11"})
 ENGINE = [sys.executable, "-m", "littlego", "analysis"]
 LINE_TIMEOUT = 60.0
 # Ply 5, Black to move, off the stored table: the exact search takes seconds here.

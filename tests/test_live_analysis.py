@@ -7,7 +7,7 @@ the compiled solver and the Python search in test_analysis_exact.py."""
 
 import random
 
-import agent
+import agent_settings
 import endgame
 import go_board
 import opening_book
@@ -18,8 +18,8 @@ from littlego.bench.positions import position_before_end
 
 from referee_support import LAST_PLY, LAST_PLY_BEFORE
 
-SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7"})
-NO_SOLVER = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7",
+SETTINGS = agent_settings.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7"})
+NO_SOLVER = agent_settings.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "7",
                             "LITTLEGO_SOLVER": "0"})
 EMPTY_TABLE = stored_values.StoredValues()
 SLICE = 0.05

@@ -32,7 +32,7 @@ RANDOM_CMD = "cmd:{} {}".format(PYTHON, RANDOM_PLAYER)
 # A wall limit no move of these tests reaches even on a loaded machine: what they check is
 # decided by CPU, which a busy machine only makes slower to arrive.
 SAFE_WALL = 600.0
-FAST = dict(move_cpu=5.0, move_wall=SAFE_WALL, builtin_players=STUB_PLAYERS)
+FAST = dict(limit_cpu=5.0, limit_wall=SAFE_WALL, builtin_players=STUB_PLAYERS)
 # A metered tree's CPU may differ from what it is known to use by this much (interpreter
 # start-up, the shell, and the kernel's tick-based accounting).
 METER_TOLERANCE = 0.1
@@ -192,7 +192,7 @@ def test_a_player_over_the_cpu_limit_loses_and_its_whole_tree_is_killed(tmp_path
     pids = tmp_path / "pids"
     spinner = "cmd:{} {} {} wait".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                           pids)
-    result = run_match("first", spinner, games=1, move_cpu=0.5, move_wall=SAFE_WALL,
+    result = run_match("first", spinner, games=1, limit_cpu=0.5, limit_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)
@@ -207,7 +207,7 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
     pids = tmp_path / "pids"
     spinner = "cmd:{} {} {} pass".format(PYTHON, os.path.join(FIXTURES, "spinning_child.py"),
                                           pids)
-    record = run_match("first", spinner, games=1, move_cpu=5.0, move_wall=SAFE_WALL,
+    record = run_match("first", spinner, games=1, limit_cpu=5.0, limit_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["reason"] == judge.END_SCORE and record["plies"] == 24
     assert len(spinner_pids(pids)) == 12
@@ -217,7 +217,7 @@ def test_children_left_running_after_a_move_are_killed(tmp_path):
 def test_cpu_of_child_processes_counts_for_the_move_once():
     # The player's one move is off the board, so the game ends after its first turn.
     busy = "cmd:{} {} 2 0.3 9,9".format(PYTHON, os.path.join(FIXTURES, "busy_children.py"))
-    record = run_match("first", busy, games=1, move_cpu=5.0, move_wall=SAFE_WALL,
+    record = run_match("first", busy, games=1, limit_cpu=5.0, limit_wall=SAFE_WALL,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["reason"] == judge.END_ILLEGAL
     (cpu,) = record["cpu"]["white"]
@@ -268,7 +268,7 @@ def test_run_limited_reports_both_meters_and_what_was_left_running(tmp_path):
 
 
 def test_a_player_over_the_wall_limit_loses():
-    record = run_match("cmd:sleep 5", "first", games=1, move_cpu=5.0, move_wall=0.3,
+    record = run_match("cmd:sleep 5", "first", games=1, limit_cpu=5.0, limit_wall=0.3,
                        builtin_players=STUB_PLAYERS).records[0]
     assert (record["winner"], record["reason"]) == (rules.WHITE, END_TIME)
     assert record["detail"].startswith("took ") and record["detail"].endswith("limit 0.3 s")
@@ -325,7 +325,7 @@ def test_a_gtp_resignation_or_illegal_move_loses(mode, reason):
 def test_a_slow_gtp_engine_loses_on_time_and_is_killed():
     # The engine sleeps a minute before its move; 5 s of wall leave room for its start-up
     # (boardsize, komi, clear_board are under the same limit) on a loaded machine.
-    result = run_match("first", gtp_fixture("slow"), games=1, move_cpu=5.0, move_wall=5.0,
+    result = run_match("first", gtp_fixture("slow"), games=1, limit_cpu=5.0, limit_wall=5.0,
                        builtin_players=STUB_PLAYERS)
     record = result.records[0]
     assert (record["winner"], record["reason"]) == (rules.BLACK, END_TIME)

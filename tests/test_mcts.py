@@ -12,6 +12,9 @@ from mcts.parallel import root_parallel_search
 from mcts.playout import playout
 from mcts.stopping import StopRules
 
+# UCT's constant for these searches (the agent's own is a setting: agent_settings).
+EXPLORATION = 0.5
+
 
 class Nim(object):
     """Take 1 or 2 from a pile; who takes the last object wins. Players are 0 and 1."""
@@ -43,7 +46,7 @@ class CoinFlipEvaluator(object):
 
 def run(state, simulations, seed=1, evaluator=None):
     return core.search(state, evaluator or CoinFlipEvaluator(), random.Random(seed),
-                       Budget(max_simulations=simulations))
+                       Budget(max_simulations=simulations), exploration=EXPLORATION)
 
 
 def by_action(result):
@@ -107,7 +110,7 @@ def test_go_search_finds_the_capture_that_wins_at_the_last_ply():
     position = Position.from_text(LAST_PLY_CAPTURE, to_move=WHITE, ply=24)
     assert position.winner() == BLACK
     result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(5),
-                         Budget(max_simulations=200))
+                         Budget(max_simulations=200), exploration=EXPLORATION)
     assert core.best_action(result.children) == from_coord(3, 3)
     assert result.proven
 
@@ -116,7 +119,7 @@ def test_root_parallel_search_merges_every_worker():
     position = Position().play(from_coord(2, 2))
     children, simulations, workers = root_parallel_search(
         GoState(position), PlayoutEvaluator(knowledge=True), seed=11, workers=2,
-        cpu_per_worker=0.3, wall_seconds=5.0)
+        cpu_per_worker=0.3, wall_seconds=5.0, exploration=EXPLORATION)
     assert workers == 2
     assert sum(stats.visits for stats in children) == simulations
     assert {stats.action for stats in children} == set(position.legal_moves())
@@ -173,15 +176,16 @@ class FirstPlayerWinsEvaluator(object):
 
 def test_sure_win_stops_the_search_at_the_first_check_past_its_threshold():
     result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2),
-                         Budget(max_simulations=100000), stop=StopRules(sure_win=0.9,
-                                                                        sure_win_after=300))
+                         Budget(max_simulations=100000), exploration=EXPLORATION,
+                         stop=StopRules(sure_win=0.9, sure_win_after=300))
     # Checks come every DECISION_CHECK_INTERVAL simulations: the first one past 300.
     assert result.simulations == 2 * core.DECISION_CHECK_INTERVAL
     assert not result.proven
 
 
 def test_without_sure_win_the_whole_budget_is_spent():
-    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2), Budget(max_simulations=3000))
+    result = core.search(Nim(30), FirstPlayerWinsEvaluator(), random.Random(2),
+                         Budget(max_simulations=3000), exploration=EXPLORATION)
     assert result.simulations == 3000
 
 
@@ -192,10 +196,11 @@ def test_a_decided_choice_stops_the_search_unless_the_rule_is_off():
             return 0
 
     decided = core.search(Nim(30), CoinFlipEvaluator(), random.Random(2),
-                          SpentBudget(max_simulations=3000))
+                          SpentBudget(max_simulations=3000), exploration=EXPLORATION)
     assert decided.simulations == core.DECISION_CHECK_INTERVAL
     spent = core.search(Nim(30), CoinFlipEvaluator(), random.Random(2),
-                        SpentBudget(max_simulations=3000), stop=StopRules(when_decided=False))
+                        SpentBudget(max_simulations=3000), stop=StopRules(when_decided=False),
+                        exploration=EXPLORATION)
     assert spent.simulations == 3000
 
 
@@ -224,7 +229,8 @@ class RecordingSolver(object):
 
 def solved_run(state, simulations, leaf_solver, seed=1):
     return core.search(state, CoinFlipEvaluator(), random.Random(seed),
-                       Budget(max_simulations=simulations), leaf_solver=leaf_solver)
+                       Budget(max_simulations=simulations), leaf_solver=leaf_solver,
+                       exploration=EXPLORATION)
 
 
 def test_a_leaf_proof_of_a_child_proves_the_root_once_both_children_are_made():
@@ -284,9 +290,10 @@ def test_a_solver_that_proves_nothing_changes_nothing():
     position = Position.from_text(NINE_LEFT, to_move=BLACK, ply=16)
     capped = RecordingSolver(LeafSolver(go_board.MAX_PLY, node_cap=0))
     with_cap = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
-                           Budget(max_simulations=300), leaf_solver=capped)
+                           Budget(max_simulations=300), leaf_solver=capped,
+                           exploration=EXPLORATION)
     without = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
-                          Budget(max_simulations=300))
+                          Budget(max_simulations=300), exploration=EXPLORATION)
     assert capped.answers and {answer for _, answer in capped.answers} == {None}
     assert [stats.as_tuple() for stats in with_cap.children] == [
         stats.as_tuple() for stats in without.children]
@@ -310,7 +317,7 @@ def test_without_a_leaf_solver_the_search_is_the_same_as_before_solved_leaves():
     # Statistics of this seeded search recorded on main at 30467ff, before leaf solvers existed.
     position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
     result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
-                         Budget(max_simulations=400))
+                         Budget(max_simulations=400), exploration=EXPLORATION)
     assert (result.simulations, result.proven) == (400, False)
     assert sorted(stats.as_tuple() for stats in result.children) == [
         (0, 30, 1.0, None), (3, 23, 0.0, None), (4, 43, 3.0, None), (9, 131, 20.0, None),
@@ -330,7 +337,8 @@ def test_go_search_with_solved_leaves_proves_the_root_in_few_simulations():
     position = Position.from_text(EIGHT_LEFT, to_move=BLACK, ply=17)
     exact = endgame.ExactSolver().mover_wins(position)
     result = core.search(GoState(position), PlayoutEvaluator(knowledge=True), random.Random(21),
-                         Budget(max_simulations=400), leaf_solver=LeafSolver(8))
+                         Budget(max_simulations=400), leaf_solver=LeafSolver(8),
+                         exploration=EXPLORATION)
     assert result.proven and result.simulations < 400
     wins = [stats.action for stats in result.children if stats.solved == core.WIN]
     assert bool(wins) == exact
@@ -353,9 +361,10 @@ def test_go_leaf_solver_keeps_its_proofs_until_the_table_is_full(monkeypatch):
 def test_a_search_grows_the_tree_of_an_earlier_one_and_its_principal_variation():
     state, go_on = Nim(100), StopRules(when_decided=False)
     first = core.search(state, CoinFlipEvaluator(), random.Random(1),
-                        Budget(max_simulations=200), stop=go_on)
+                        Budget(max_simulations=200), stop=go_on, exploration=EXPLORATION)
     second = core.search(state, CoinFlipEvaluator(), random.Random(2),
-                         Budget(max_simulations=300), stop=go_on, root=first.root)
+                         Budget(max_simulations=300), stop=go_on, root=first.root,
+                         exploration=EXPLORATION)
     assert second.root is first.root and second.simulations == 300
     assert sum(stats.visits for stats in second.children) == 500
     # The most visited child at every level, as far as the tree goes.

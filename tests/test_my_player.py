@@ -24,7 +24,10 @@ import psutil
 import pytest
 
 import agent
+import agent_settings
+import clocks
 import course_io
+import decision_log
 import go_board
 import my_player
 import opening_book
@@ -39,7 +42,7 @@ from mcts.parallel import root_parallel_search
 
 PLAYER = os.path.join(REPO_ROOT, "my_player.py")
 PROBE = os.path.join(REPO_ROOT, "tests", "fixtures", "tree_probe.py")
-NAME = agent.PLAYER_NAME
+NAME = decision_log.PLAYER_NAME
 SEED = "561"
 SMALL_BUDGET = {"LITTLEGO_MOVE_CPU": "0.4", "LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED}
 EMPTY_ROWS = ["00000"] * 5
@@ -58,7 +61,7 @@ def run_agent(tmp_path, input_bytes=None, **env):
     if (game / "output.txt").exists():
         (game / "output.txt").unlink()  # the referee deletes it before every call
     environment = {key: value for key, value in os.environ.items()
-                   if not key.startswith(agent.SETTINGS_PREFIX)}
+                   if not key.startswith(agent_settings.SETTINGS_PREFIX)}
     environment.update(SMALL_BUDGET)
     environment.update(env)
     report_path = tmp_path / "probe.json"
@@ -357,8 +360,8 @@ def test_black_opens_at_the_centre_even_without_the_book(tmp_path):
     # first move but the centre is a proven loss. So the centre is a rule, not a search result.
     run = run_agent(tmp_path, OPENING_INPUT, LITTLEGO_BOOK="0")
     assert run.exit_code == 0, run.stderr
-    assert [record["source"] for record in agent.read_decisions(run.stderr.decode())] \
-        == [agent.SOURCE_CENTRE_RULE]
+    assert [record["source"] for record in decision_log.read_decisions(run.stderr.decode())] \
+        == [decision_log.SOURCE_CENTRE_RULE]
     assert run.output == b"2,2"
 
 
@@ -399,13 +402,14 @@ def test_a_book_move_loads_neither_the_search_nor_the_gtp_engine(tmp_path):
     (tmp_path / "input.txt").write_bytes(
         format_input(WHITE, (0, 0), (after_corner.black, 0)).encode("ascii"))
     environment = {key: value for key, value in os.environ.items()
-                   if not key.startswith(agent.SETTINGS_PREFIX)}
+                   if not key.startswith(agent_settings.SETTINGS_PREFIX)}
     done = subprocess.run([sys.executable, "-c", MODULES_PROBE, str(tmp_path)], cwd=REPO_ROOT,
                           env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=60, check=True)
     report = json.loads(done.stdout)
     assert report["exit_code"] == 0
-    assert [record["source"] for record in agent.read_decisions(done.stderr)] == [agent.SOURCE_BOOK]
+    assert [record["source"] for record in decision_log.read_decisions(done.stderr)] == [
+        decision_log.SOURCE_BOOK]
     loaded = set(report["modules"])
     assert {"agent", "opening_book", "course_io", "step_storage"} <= loaded
     assert not loaded & {"mcts.parallel", "mcts.go_game", "littlego", "littlego.gtp.engine",
@@ -426,21 +430,21 @@ def test_the_per_move_program_and_the_gtp_engine_get_their_budgets_the_same_way(
 
     def decide(position, cpu_deadline, settings, book, solver_table=None):
         deadlines.append(cpu_deadline)
-        return agent.Decision(from_coord(1, 1), agent.SOURCE_MCTS, {})
+        return decision_log.Decision(from_coord(1, 1), decision_log.SOURCE_MCTS, {})
     monkeypatch.setattr(agent, "plan_move", plan)
     monkeypatch.setattr(agent, "decide", decide)
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
     assert my_player.main(str(tmp_path)) == 0
-    settings = agent.Settings(os.environ)
+    settings = agent_settings.Settings(os.environ)
     engine = gtp_engine.GtpEngine(settings, agent.read_book(settings))
-    before = agent.tree_cpu_seconds()
+    before = clocks.tree_cpu_seconds()
     assert engine.handle("genmove b") == ("= B4", False, None)
-    after = agent.tree_cpu_seconds()
+    after = clocks.tree_cpu_seconds()
     (program_args, program_plan), (engine_args, engine_plan) = plans
     assert program_args[0] == engine_args[0] == 1  # the ply
-    assert program_args[4] == agent.PROCESS_START_CPU and before <= engine_args[4] <= after
+    assert program_args[4] == clocks.PROCESS_START_CPU and before <= engine_args[4] <= after
     assert deadlines == [program_plan.cpu_deadline, engine_plan.cpu_deadline]
     assert program_plan.cpu_deadline == program_plan.budget
     assert engine_plan.cpu_deadline == engine_args[4] + engine_plan.budget
@@ -450,7 +454,7 @@ def test_the_per_move_program_and_the_gtp_engine_get_their_budgets_the_same_way(
 def test_a_pass_chosen_at_ply_one_is_replaced_by_a_placement(tmp_path, monkeypatch):
     # The last guard (agent.decide, under main), whatever the search says: force it to PASS.
     monkeypatch.setattr(agent, "choose_move",
-                        lambda *args: agent.Decision(PASS, agent.SOURCE_MCTS, {}))
+                        lambda *args: decision_log.Decision(PASS, decision_log.SOURCE_MCTS, {}))
     for key, value in SMALL_BUDGET.items():
         monkeypatch.setenv(key, value)
     (tmp_path / "input.txt").write_bytes(OPENING_INPUT)
@@ -558,8 +562,8 @@ def test_search_runs_play_a_legal_move_found_by_two_workers(search_run):
     # What the two tests below rely on: the run forked a worker and used its answer.
     run, position, _ = search_run
     assert run.exit_code == 0, run.stderr
-    [record] = agent.read_decisions(run.stderr.decode())
-    assert record["source"] == agent.SOURCE_MCTS, run.stderr
+    [record] = decision_log.read_decisions(run.stderr.decode())
+    assert record["source"] == decision_log.SOURCE_MCTS, run.stderr
     assert record["details"]["workers"] == 2, run.stderr
     assert_plays_a_placement(run, position)
 
@@ -594,7 +598,8 @@ SEARCH_POSITION = Position.from_text(MIDGAME, BLACK, 9, previous=MIDGAME_BEFORE)
 
 def parallel_search(workers, messages):
     return root_parallel_search(GoState(SEARCH_POSITION), PlayoutEvaluator(True), 11, workers,
-                                0.05, 5.0, log=messages.append)
+                                0.05, 5.0, log=messages.append,
+                                exploration=agent_settings.DEFAULT_EXPLORATION)
 
 
 def assert_no_children_left():
@@ -646,10 +651,10 @@ def crash_or_hang_in_workers(monkeypatch, behaviour):
 
 def test_a_crashing_worker_is_left_out_and_the_agent_still_answers(monkeypatch):
     crash_or_hang_in_workers(monkeypatch, "crash")
-    settings = agent.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
-    decision = agent.choose_move(SEARCH_POSITION, agent.tree_cpu_seconds() + 0.6,
+    settings = agent_settings.Settings({"LITTLEGO_WORKERS": "2", "LITTLEGO_SEED": SEED})
+    decision = agent.choose_move(SEARCH_POSITION, clocks.tree_cpu_seconds() + 0.6,
                                  settings, agent.read_book(settings))
-    assert decision.source == agent.SOURCE_MCTS and decision.details["workers"] == 1
+    assert decision.source == decision_log.SOURCE_MCTS and decision.details["workers"] == 1
     assert SEARCH_POSITION.is_legal(decision.move)
     assert_no_children_left()
 

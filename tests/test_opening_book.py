@@ -18,8 +18,9 @@ import sys
 
 import pytest
 
-import agent
+import agent_settings
 import course_io
+import decision_log
 import go_board
 import opening_book
 from go_board import (BLACK, INVERSE_SYMMETRY, NUM_SYMMETRIES, PASS, SYMMETRIC_POINT, WHITE,
@@ -623,7 +624,7 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     breakage(book_path)
     (game_dir / "input.txt").write_bytes(input_bytes)
     env = {key: value for key, value in os.environ.items()
-           if not key.startswith(agent.SETTINGS_PREFIX)}
+           if not key.startswith(agent_settings.SETTINGS_PREFIX)}
     env.update(LITTLEGO_MOVE_CPU="0.3", LITTLEGO_WORKERS="1", LITTLEGO_SEED="561")
     result = subprocess.run([sys.executable, str(agent_dir / "my_player.py")], cwd=str(game_dir),
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
@@ -638,6 +639,6 @@ def test_the_agent_without_a_usable_book_still_opens_with_a_placement(tmp_path, 
     if input_bytes == OPENING_INPUT:
         assert output == "2,2"  # the centre is a rule, not the book's answer
     # The book was not used, so the move came from somewhere else (search or fallback).
-    [decision] = agent.read_decisions(result.stderr.decode())
-    assert decision["source"] != agent.SOURCE_BOOK
+    [decision] = decision_log.read_decisions(result.stderr.decode())
+    assert decision["source"] != decision_log.SOURCE_BOOK
     assert decision["move"] == output

@@ -131,5 +131,5 @@ def test_the_comparison_meets_every_kind_of_ply(reference_games):
 
 def test_playout_of_a_finished_game_is_its_board():
     position = Position(BIT[0], BIT[1], ply=MAX_PLY + 1)
-    assert playout(position, random.Random(0).random) == (BIT[0], BIT[1])
+    assert playout(position, random.Random(0).random, False) == (BIT[0], BIT[1])
     assert NEIGHBOURS[0] == BIT[1] | BIT[5]

@@ -1,6 +1,6 @@
 """The one analysis, three presenters: the same position asked through GTP's kata-analyze
 (littlego/gtp/engine.py), KataGo's JSON protocol (littlego/analysis/katago.py) and the browser
-board's analysis job (littlego/board/server.py) gives the same numbers: every move's exact
+board's analysis job (littlego/web/server.py) gives the same numbers: every move's exact
 margin, its result and winrate, the ranking, and the position's value. The positions: every
 one the stored value table holds (plies 1 to 5) and plies 12 to 23 of recorded games, where
 each presenter finishes in about a second."""
@@ -11,16 +11,16 @@ import time
 
 import pytest
 
-import agent
+import agent_settings
 import go_board
 import opening_book
 from littlego.analysis import katago, live, stored_values
 from littlego.analysis.vertices import vertex_text
-from littlego.board import server
 from littlego.gtp import engine as gtp_engine
 from littlego.paths import REPO_ROOT
+from littlego.web import server
 
-SETTINGS = agent.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "5"})
+SETTINGS = agent_settings.Settings({"LITTLEGO_WORKERS": "1", "LITTLEGO_SEED": "5"})
 RECORDED = os.path.join(REPO_ROOT, "recorded_games", "ladder-alphabeta4-1s.jsonl")
 GAMES = 3
 PLIES = range(12, 24)

@@ -32,7 +32,7 @@ def test_check_finds_void_games_our_forfeits_rule_breaks_and_wrong_scores():
 
 
 def test_a_record_is_replayed_up_to_the_little_go_end(tmp_path):
-    record = run_match("first", "last", games=1, move_cpu=5.0,
+    record = run_match("first", "last", games=1, limit_cpu=5.0,
                        builtin_players=STUB_PLAYERS).records[0]
     text = game_to_sgf(record).rstrip().rstrip(")")
     path = tmp_path / "0_0.sgf"

@@ -9,7 +9,7 @@ places stones and captures exactly as ours does.
 import pytest
 from sgfmill import sgf, sgf_moves
 
-from littlego import opponents
+from littlego.opponents import in_process
 from littlego.referee import judge, rules
 from littlego.referee.match import run_match
 from littlego.referee.sgf import game_to_sgf
@@ -65,8 +65,8 @@ def stones_on(record):
 
 
 def test_every_game_of_a_match_replays_in_sgfmill_to_the_referees_board_and_result(tmp_path):
-    result = run_match("random", "greedy", games=4, seed=11, move_cpu=MOVE_CPU,
-                       out_dir=str(tmp_path))
+    result = run_match("random", "greedy", games=4, seed=11, limit_cpu=MOVE_CPU,
+                       out_dir=str(tmp_path), builtin_players=in_process.players())
     for record in result.records:
         assert_sgfmill_agrees(record)
         with open(str(tmp_path / record["sgf"]), encoding="utf-8") as handle:
@@ -75,7 +75,7 @@ def test_every_game_of_a_match_replays_in_sgfmill_to_the_referees_board_and_resu
 
 
 def test_passes_read_as_passes_and_a_passed_out_game_keeps_its_score():
-    record = run_match("first", "passer", games=1, seed=0, move_cpu=MOVE_CPU,
+    record = run_match("first", "passer", games=1, seed=0, limit_cpu=MOVE_CPU,
                        builtin_players=STUB_PLAYERS).records[0]
     assert record["moves"][:4] == ["0,0", rules.PASS, "0,1", rules.PASS]
     assert assert_sgfmill_agrees(record) == "B+9.5"
@@ -83,9 +83,9 @@ def test_passes_read_as_passes_and_a_passed_out_game_keeps_its_score():
 
 
 def test_a_game_lost_by_an_illegal_move_reads_as_a_forfeit():
-    players = dict(opponents.BUILTIN_PLAYERS, **STUB_PLAYERS)
+    players = dict(in_process.players(), **STUB_PLAYERS)
     record = run_match("first", "cmd:echo 0,0 > output.txt", games=1, seed=0,
-                       move_cpu=MOVE_CPU, builtin_players=players).records[0]
+                       limit_cpu=MOVE_CPU, builtin_players=players).records[0]
     assert record["reason"] == judge.END_ILLEGAL
     assert assert_sgfmill_agrees(record) == "B+Forfeit"
     assert record["board"] == ["10000"] + ["00000"] * 4
@@ -99,9 +99,9 @@ class CornerCapture(ScriptedEngine):
 
 
 def test_a_capture_replays_to_the_same_board():
-    record = run_match("corner", "corner (B)", games=1, seed=0, move_cpu=MOVE_CPU,
-                       builtin_players={"corner": CornerCapture,
-                                        "corner (B)": CornerCapture}).records[0]
+    record = run_match("corner", "corner (B)", games=1, seed=0, limit_cpu=MOVE_CPU,
+                       builtin_players=in_process.factories({
+                           "corner": CornerCapture, "corner (B)": CornerCapture})).records[0]
     assert record["moves"][:3] == ["0,1", "0,0", "1,0"]
     # Stones were taken on both sides as the board filled up.
     assert [[int(point) for point in row] for row in record["board"]] == board("""

@@ -31,6 +31,7 @@ import time
 
 import pytest
 
+import clocks
 import course_io
 import endgame
 import go_board
@@ -344,7 +345,7 @@ def test_a_cpu_limit_stops_a_long_proof():
     for move in ((2, 2), (1, 2), (2, 3), (3, 2), (1, 3), (2, 1)):
         position = position.play(from_coord(*move))
     with solver.Solver(TEST_TABLE_BITS) as fresh:
-        with pytest.raises(endgame.OutOfTime):
+        with pytest.raises(clocks.OutOfTime):
             fresh.wins(position, cpu_limit=1e-6)
 
 

@@ -24,7 +24,8 @@ import sys
 
 import pytest
 
-import agent
+import agent_settings
+import decision_log
 import go_board
 import opening_book
 from littlego import opponents
@@ -67,7 +68,8 @@ def new_game_dir(tmp_path, bundle_dir):
 def run_move(command, cwd, env, input_txt, **settings):
     """One agent call; returns (exit code, stderr, output.txt's text or None)."""
     (cwd / "input.txt").write_text(input_txt)
-    env = dict(env, **{agent.SETTINGS_PREFIX + key.upper(): str(value) for key, value in settings.items()})
+    env = dict(env, **{agent_settings.SETTINGS_PREFIX + key.upper(): str(value)
+                       for key, value in settings.items()})
     done = subprocess.run(command, cwd=str(cwd), env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
     output = cwd / "output.txt"
@@ -356,7 +358,8 @@ def test_bundle_answers_as_the_package(tmp_path, bundle_dir, grader_env, colour,
                          (["python3", os.path.join(REPO_ROOT, "my_player.py")], package_dir)):
         code, stderr, output = run_move(command, cwd, grader_env, text, seed=1, move_cpu=0.5)
         assert code == 0, stderr
-        answers.append((output, [record["source"] for record in agent.read_decisions(stderr)]))
+        answers.append((output, [record["source"]
+                                 for record in decision_log.read_decisions(stderr)]))
     assert answers[0] == answers[1] == (move, [source])
 
 
@@ -393,8 +396,8 @@ def test_search_forks_its_workers_inside_the_bundle(tmp_path, bundle_dir, grader
                                     input_text(1, MIDDLE_GAME_BEFORE, MIDDLE_GAME),
                                     seed=1, move_cpu=1.0, workers=2)
     assert code == 0, stderr
-    [decision] = agent.read_decisions(stderr)
-    assert decision["source"] == agent.SOURCE_MCTS, stderr
+    [decision] = decision_log.read_decisions(stderr)
+    assert decision["source"] == decision_log.SOURCE_MCTS, stderr
     assert decision["details"]["workers"] == 2 and decision["details"]["simulations"] > 0, stderr
     black, white = go_board.parse_board(MIDDLE_GAME)
     prev_black, prev_white = go_board.parse_board(MIDDLE_GAME_BEFORE)
@@ -428,7 +431,7 @@ def check_match(game_dir, env, games_per_colour):
             summary = "colour {} seed {}:\n{}".format(our_colour, seed, stderr)
             assert winner == our_colour, summary
             assert len(re.findall(r"^Game end \(score: ", stderr, re.M)) == 1, summary
-            assert len(moves) == len(agent.read_decisions(stderr)), summary
+            assert len(moves) == len(decision_log.read_decisions(stderr)), summary
             assert len(moves) >= 6, summary
             for move in moves:
                 assert move["exit"] == 0, summary

@@ -1,7 +1,7 @@
 """What is known about a position: the one home of exact results, margins, best lines, tries
 and the live search, which every presenter shows: the KataGo JSON analysis engine (`katago`,
 `littlego analysis`, for KaTrain), GTP's `lz-analyze` and `kata-analyze` (littlego/gtp), the
-browser board (littlego/board) and `littlego review`.
+browser board (littlego/web) and `littlego review`.
 
 Start at `live` (`Analysis`: the one analysis of a position, slice by slice: the stored value
 table, the book's proofs, the exact search, then an estimate, and its `report()`, the snapshot

@@ -6,9 +6,9 @@ other (tests/test_analysis_exact.py).
 Start at `engine()`, which picks the compiled solver when it is built (the package is loaded
 by name, importlib and SOLVER_MODULE, when first asked, so that a test can put a fake in its
 place in sys.modules), else the Python search. Both answer in slices: every question takes a
-`deadline` on the engine's own `clock()` (the compiled solver's is the process's CPU, the
-Python search's the wall clock; None is no limit) and raises endgame.OutOfTime when it passes first; what a
-question proved stays in the engine's tables, so asking it again goes on from there.
+`deadline` on the engine's own `clock()` (the compiled solver's is the process's CPU, the Python
+search's the wall clock; None is no limit) and raises clocks.OutOfTime when it passes first;
+what a question proved stays in the engine's tables, so asking it again goes on from there.
 
 Values are final stone differences for the side to move under perfect play (own stones minus
 the opponent's when the game ends), the compiled solver's unit; go_board.margin turns one into
@@ -26,6 +26,7 @@ endgame.EXACT_PLIES_LEFT plies of the end.
 import importlib
 import time
 
+import clocks
 import endgame
 import go_board
 
@@ -97,7 +98,7 @@ class CompiledExact(object):
             return None
         left = deadline - self.clock()
         if left <= 0:
-            raise endgame.OutOfTime()
+            raise clocks.OutOfTime()
         return left
 
     def position_value(self, position, deadline):

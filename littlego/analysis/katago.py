@@ -67,6 +67,7 @@ import threading
 import time
 
 import agent
+import agent_settings
 import go_board
 import littlego
 from littlego.analysis import exact, live, stored_values
@@ -592,7 +593,7 @@ def main(argv=None):
     if args.max_time <= 0 or args.max_visits <= 0:
         parser.error("--max-time and --max-visits must be positive")
     try:
-        settings = agent.Settings(os.environ)
+        settings = agent_settings.Settings(os.environ)
     except ValueError as error:
         sys.stderr.write("analysis: bad LITTLEGO_* setting: {}\n".format(error))
         return 2

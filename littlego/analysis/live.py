@@ -22,7 +22,7 @@ does one slice of the rest, in this order:
    its memory), given ESTIMATE_SHARE of the time while the exact search has work, all of it
    when the exact search cannot reach the position.
 `report()` is what is known now, one JSON-ready snapshot (`Report`'s fields) for every
-presenter; `complete()` says nothing is left to do. Settings come from agent.Settings
+presenter; `complete()` says nothing is left to do. Settings come from agent_settings.Settings
 (LITTLEGO_SOLVER=0 turns the exact search off, LITTLEGO_BOOK=0 the book, through
 agent.read_book).
 Standard library only, Python 3.7 syntax, like the GTP engine that presents it.
@@ -32,6 +32,8 @@ import collections
 import random
 import time
 
+import clocks
+import decision_log
 import endgame
 import go_board
 from littlego.analysis import exact, stored_values
@@ -40,7 +42,7 @@ from mcts.budget import Budget
 from mcts.go_game import GoState, PlayoutEvaluator
 from mcts.stopping import StopRules
 
-WIN, LOSS = endgame.PROVEN_WIN, endgame.PROVEN_LOSS
+WIN, LOSS = decision_log.PROVEN_WIN, decision_log.PROVEN_LOSS
 # Where a proof came from, in the words the board shows ("from the exact solver").
 SOURCE_TABLE, SOURCE_BOOK = "stored value table", "book"
 SOURCE_SOLVER, SOURCE_SEARCH = exact.CompiledExact.name, exact.PythonExact.name
@@ -125,8 +127,8 @@ def ownership(position, line, seen_by):
 
 
 class Analysis(object):
-    """The analysis of `position` (see the module docstring). `settings`: agent.Settings (the
-    estimate's seed, knowledge and exploration; `use_solver`); `book`: an opening_book.Book;
+    """The analysis of `position` (see the module docstring). `settings`: an
+    agent_settings.Settings (the estimate's seed, knowledge and exploration; `use_solver`); `book`: an opening_book.Book;
     `values`: a stored_values.StoredValues (default: the package's); `engine`: an exact.py
     engine, shared by the caller's analyses (default: a new `exact.engine` sized for the
     position, closed by `close`); `moves`: the moves to analyse (default: every legal move);
@@ -286,7 +288,7 @@ class Analysis(object):
         found = endgame.best_try_in_time(self.position, time.monotonic() + seconds,
                                          self.try_table, clock=time.monotonic)
         if found is None:
-            raise endgame.OutOfTime()
+            raise clocks.OutOfTime()
         self.best_try = found
 
     def _estimating(self):
@@ -310,7 +312,7 @@ class Analysis(object):
         elif task is not None:
             try:
                 task(seconds)
-            except endgame.OutOfTime:
+            except clocks.OutOfTime:
                 pass
             self._settle()
         else:
@@ -333,8 +335,8 @@ class Analysis(object):
         result = core.search(GoState(self.position), self.evaluator, self.rng,
                              Budget(wall_seconds=seconds,
                                     max_simulations=self.max_simulations - self.simulations),
-                             self.settings.exploration, StopRules(when_decided=False),
-                             root=self.tree)
+                             exploration=self.settings.exploration,
+                             stop=StopRules(when_decided=False), root=self.tree)
         self.tree = result.root
         self.simulations += result.simulations
 

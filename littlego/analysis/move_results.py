@@ -1,4 +1,4 @@
-"""Every legal move's proven result and margin in the browser board's words (board/server.py,
+"""Every legal move's proven result and margin in the browser board's words (web/server.py,
 GET /api/analysis), and `littlego review`'s at every position of a game: the one analysis
 (live.py) written as the page's JSON.
 
@@ -23,7 +23,8 @@ included) for the mover: positive wins.
 
 import time
 
-import agent
+import agent_settings
+import decision_log
 import go_board
 import opening_book
 from littlego.analysis import live
@@ -32,7 +33,7 @@ WIN, LOSS = live.WIN, live.LOSS
 # The slices the analysis is run in, CPU seconds.
 SLICE_SECONDS = 0.25
 # The settings of an analysis without an estimate: the tournament's (the exact search on).
-SETTINGS = agent.Settings({})
+SETTINGS = agent_settings.Settings({})
 
 
 def answer(report):
@@ -56,8 +57,9 @@ def try_words(position, best_try):
     if best_try is None:
         return None
     move, opponent_wins = best_try
-    details = agent.try_details(position, move, opponent_wins)
-    return dict({key: details[key] for key in agent.TRY_KEYS}, move=go_board.move_to_text(move))
+    details = decision_log.try_details(position, move, opponent_wins)
+    return dict({key: details[key] for key in decision_log.TRY_KEYS},
+                move=go_board.move_to_text(move))
 
 
 def move_results(position, cpu_limit, book=None, values=None, engine=None, first=None,

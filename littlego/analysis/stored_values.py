@@ -34,7 +34,6 @@ import os
 import sys
 import time
 
-import agent
 import course_io
 import go_board
 import opening_book
@@ -185,7 +184,7 @@ def next_to_centre(move):
     if move == go_board.PASS:
         return False
     row, col = go_board.to_coord(move)
-    centre_row, centre_col = go_board.to_coord(agent.CENTRE_POINT)
+    centre_row, centre_col = go_board.to_coord(go_board.CENTRE)
     return max(abs(row - centre_row), abs(col - centre_col)) == 1
 
 
@@ -207,7 +206,7 @@ def opening_lines(book):
     9. after 7's, the book's answer (a person Black against the agent, at their third move).
     A line whose book answer is missing is left out."""
     empty = go_board.Position()
-    centre = empty.play(agent.CENTRE_POINT)
+    centre = empty.play(go_board.CENTRE)
     firsts, replies = empty.legal_moves(), centre.legal_moves()
 
     def answered(line):
@@ -221,17 +220,17 @@ def opening_lines(book):
         after = position_after(go_board.move_to_text(move) for move in line)
         return [line + [move] for move in after.legal_moves()]
 
-    answered_replies = [answered([agent.CENTRE_POINT, move]) for move in replies]
+    answered_replies = [answered([go_board.CENTRE, move]) for move in replies]
     answered_replies = [line for line in answered_replies if line is not None]
     black_seconds = []
     answer = book.entry(centre)
     if answer is not None:
-        black_seconds = extended([agent.CENTRE_POINT, answer.move])
-    wanted = [[], [agent.CENTRE_POINT]]
+        black_seconds = extended([go_board.CENTRE, answer.move])
+    wanted = [[], [go_board.CENTRE]]
     wanted += [answered([move]) for move in firsts]
     wanted += answered_replies
-    wanted += [[move] for move in firsts if move != agent.CENTRE_POINT]
-    wanted += [[agent.CENTRE_POINT, move] for move in replies]
+    wanted += [[move] for move in firsts if move != go_board.CENTRE]
+    wanted += [[go_board.CENTRE, move] for move in replies]
     wanted += black_seconds
     wanted += [line for answered_reply in answered_replies if next_to_centre(answered_reply[1])
                for line in extended(answered_reply)]

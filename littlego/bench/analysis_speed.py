@@ -1,6 +1,6 @@
 """How long a GUI waits for the analysis, by ply: `littlego bench-analysis`.
 
-Usage: littlego bench-analysis [--games 4] [--cap 300] [--json OUT]
+Usage: littlego bench-analysis [--games 4] [--cap 300] [--records FILE]
 
 Every position of the first GAMES games of recorded_games/ladder-alphabeta4-1s.jsonl (the
 agent's own games, so a review's positions), each asked of a fresh `littlego analysis` process
@@ -126,7 +126,8 @@ def main(argv=None):
                         help="recorded games whose positions are asked (default %(default)s)")
     parser.add_argument("--cap", type=float, default=CAP_CPU,
                         help="the turn's maxTime, CPU seconds (default %(default)s)")
-    parser.add_argument("--json", metavar="OUT", help="every position's figures, JSON lines")
+    parser.add_argument("--records", metavar="FILE",
+                        help="write every position's figures here, a JSON line each")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     asked = positions(args.games)
@@ -136,8 +137,8 @@ def main(argv=None):
             figures.append(measure(moves, args.cap))
             stage.write("ply {}: {}".format(figures[-1].ply, figures[-1]))
             stage.advance()
-    if args.json:
-        with open(args.json, "w") as handle:
+    if args.records:
+        with open(args.records, "w") as handle:
             for moves, figure in zip(asked, figures):
                 handle.write(json.dumps(dict(figure._asdict(), moves=moves)) + "\n")
     print("\n".join(table(figures, args.cap)))

@@ -1,7 +1,7 @@
 """Where games were lost: the first move of a player that turned a proven win into a proven loss.
 
-Usage: littlego blunders GAMES.jsonl [...] [--player SUBSTRING] [--plies-left 12]
-                                 [--cpu 20] [--json OUT]
+Usage: littlego blunders GAMES.jsonl [...] [--player-name SUBSTRING] [--plies-left 12]
+                                 [--cpu 20] [--records FILE]
 
 Start at `first_blunder`. Each recorded game (a `host.py match` games.jsonl line) is replayed;
 from the first ply with at most --plies-left plies left, every position before a move of the
@@ -20,6 +20,7 @@ import json
 import sys
 import time
 
+import clocks
 import endgame
 import go_board
 
@@ -36,7 +37,7 @@ def proven_win(position, cpu_seconds):
     try:
         return endgame.ExactSolver(time.process_time() + cpu_seconds,
                                    clock=time.process_time).mover_wins(position)
-    except endgame.OutOfTime:
+    except clocks.OutOfTime:
         return UNKNOWN
 
 
@@ -91,25 +92,25 @@ def verdict(summary):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="+")
-    parser.add_argument("--player", default="/my_player.py",
+    parser.add_argument("game_files", nargs="+", metavar="GAMES.jsonl")
+    parser.add_argument("--player-name", default="/my_player.py", metavar="SUBSTRING",
                         help="a substring of the player's name in the records")
     parser.add_argument("--plies-left", type=int, default=endgame.EXACT_PLIES_LEFT)
     parser.add_argument("--cpu", type=float, default=20.0, help="CPU seconds per position")
-    parser.add_argument("--json", help="write one JSON line per game here")
+    parser.add_argument("--records", metavar="FILE", help="write one JSON line per game here")
     args = parser.parse_args(argv)
     summaries = []
-    for path in args.games:
+    for path in args.game_files:
         with open(path) as handle:
             for line in handle:
                 record = json.loads(line)
-                if args.player in record["black"] + record["white"]:
-                    summaries.append(dict(first_blunder(record, args.player, args.plies_left,
+                if args.player_name in record["black"] + record["white"]:
+                    summaries.append(dict(first_blunder(record, args.player_name, args.plies_left,
                                                         args.cpu), file=path))
                     print(json.dumps(summaries[-1]), flush=True)
     print(dict(collections.Counter(verdict(summary) for summary in summaries)))
-    if args.json:
-        with open(args.json, "w") as handle:
+    if args.records:
+        with open(args.records, "w") as handle:
             handle.writelines(json.dumps(summary) + "\n" for summary in summaries)
     return 0
 

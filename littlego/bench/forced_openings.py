@@ -25,14 +25,13 @@ import sys
 
 import course_io
 import go_board
-from agent import CENTRE_POINT
 from go_board import BLACK, WHITE
 from littlego.grader.interpreters import grader_python
 from littlego.paths import MY_PLAYER, RUNS_DIR, module_command
 from littlego.referee.match import run_match
 from littlego.referee.stats import wilson_interval
 
-FIRST_MOVES = [point for point in range(go_board.NUM_POINTS) if point != CENTRE_POINT]
+FIRST_MOVES = [point for point in range(go_board.NUM_POINTS) if point != go_board.CENTRE]
 
 
 def play(first_move, command):

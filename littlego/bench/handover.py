@@ -1,8 +1,8 @@
 """The seam between the book and the in-game exact search, sampled as strong games make it.
 
 Usage: littlego handover [--positions 2000] [--seed 1] [--jobs 2] [--python PATH]
-                         [--games FILE ...] [--json OUT] [--quiet] [--replay JSON]
-                         [--baseline DIR]
+                         [--game-files FILE ...] [--records FILE] [--quiet]
+                         [--replay FILE] [--baseline DIR]
 
 Start at `main`. A won game runs through this seam: the book answers the winner through its last
 ply, then the agent's own search must keep the win, within one move's CPU on the grader's Python
@@ -16,15 +16,15 @@ and each line gives the winner's positions at the first SEAM_MOVES of its plies 
 (for White 12, 14, 16 with today's book; for Black 13, 15, 17). The lines start where real games
 enter the book's strategies (`SOURCES`): White after each of Black's 24 losing first moves (the
 forced-opening games), after Black's ply-3 mistakes, after Black's slips along White's
-repertoire, and Black after its centre. `--games` adds the won positions of recorded games
+repertoire, and Black after its centre. `--game-files` adds the won positions of recorded games
 (games.jsonl records, e.g. recorded_games/ or a ladder's) at the same plies. `--replay` decides
-the positions of an earlier run's --json again instead (the same positions before and after a
+the positions of an earlier run's --records again instead (the same positions before and after a
 change: the book or the agent).
 
 Every position is then decided by the agent itself (decide_positions.py: `agent.decide`, the
 book first, with a fresh exact-search table as in a new per-move process) under the grader's
 Python 3.7 (or --python), with the plan the time manager makes for that ply (`agent.plan_move`;
-LITTLEGO_MOVE_CPU=4.25 is a grader half as fast) counted from a start PROCESS_START_CPU before
+LITTLEGO_MOVE_CPU=4.25 is a grader half as fast) counted from a start CPU_BEFORE_DECIDING before
 the decision, on --jobs processes. `--baseline DIR` has another checkout's agent decide the same
 positions at the same time, the processes shared between the two: before and after, side by
 side in one run. The compiled solver judges each move. Printed as JSON lines: per source and
@@ -45,7 +45,7 @@ import statistics
 import subprocess
 import sys
 
-import agent
+import decision_log
 import go_board
 import opening_book
 from go_board import BLACK, WHITE
@@ -65,7 +65,7 @@ SEAM_MOVES = 3
 # CPU a per-move process on Python 3.7 has spent when it starts deciding (interpreter, imports,
 # settings, input.txt, the book's header): 0.02-0.04 s measured; the rest of a move's budget is
 # the decision's.
-PROCESS_START_CPU = 0.05
+CPU_BEFORE_DECIDING = 0.05
 # Where the lines start: source name -> (the winner, the share of the lines it gets).
 SOURCES = collections.OrderedDict([
     ("white-after-first-moves", (WHITE, 0.35)),  # Black's 24 losing first moves, uniformly
@@ -78,8 +78,9 @@ RECORDED_GAMES = os.path.join(REPO_ROOT, "recorded_games", "*.jsonl")
 # The worker that decides positions as a per-move process would (run by path: with --baseline it
 # must import another checkout's agent, see its docstring).
 DECIDE_PROGRAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "decide_positions.py")
-DECIDED_SOURCES = (agent.SOURCE_BOOK, agent.SOURCE_EXACT, agent.SOURCE_WINNING_PASS,
-                   agent.SOURCE_CENTRE_RULE, agent.SOURCE_NO_PLACEMENT)
+DECIDED_SOURCES = (decision_log.SOURCE_BOOK, decision_log.SOURCE_EXACT,
+                   decision_log.SOURCE_WINNING_PASS, decision_log.SOURCE_CENTRE_RULE,
+                   decision_log.SOURCE_NO_PLACEMENT)
 
 
 def winning_replies(search, position, enough):
@@ -181,7 +182,7 @@ def game_positions(search, book, paths):
 
 
 def replayed_positions(path):
-    """[(source, position)] of an earlier run's --json records, in their order."""
+    """[(source, position)] of an earlier run's --records, in their order."""
     with open(path) as handle:
         records = [json.loads(line) for line in handle if line.strip()]
     return [(record["source"], go_board.Position(black, white, to_move, ply, prev_black,
@@ -196,7 +197,7 @@ def start_decisions(python, positions, jobs, agent_dir):
     fields = [[p.black, p.white, p.prev_black, p.prev_white, p.to_move, p.ply] for p in positions]
     chunks = [fields[index::jobs] for index in range(jobs)]
     environ = dict(os.environ, PYTHONPATH=agent_dir)
-    runs = [subprocess.Popen([python, DECIDE_PROGRAM, str(PROCESS_START_CPU)], cwd=agent_dir,
+    runs = [subprocess.Popen([python, DECIDE_PROGRAM, str(CPU_BEFORE_DECIDING)], cwd=agent_dir,
                              env=environ, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              universal_newlines=True) for _ in chunks]
     for run, chunk in zip(runs, chunks):  # every run gets its positions before any is read
@@ -239,7 +240,7 @@ def cpu_to_proof(decided, cpu, proof_cpu):
     search's proof (the book lookup before it costs about a millisecond); a decision of the book
     or a rule is its own proof (its whole CPU). None when no proof decided the move."""
     if proof_cpu is not None:
-        return round(PROCESS_START_CPU + proof_cpu, 3)
+        return round(CPU_BEFORE_DECIDING + proof_cpu, 3)
     return round(cpu, 3) if decided else None
 
 
@@ -300,12 +301,13 @@ def main(argv=None):
                         help="seam positions sampled on lines (the games' come on top)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2, help="decision processes at once")
-    parser.add_argument("--games", nargs="*", default=None, metavar="FILE",
+    parser.add_argument("--game-files", nargs="*", default=None, metavar="FILE",
                         help="games.jsonl files (default: recorded_games/*.jsonl)")
     parser.add_argument("--python", help="the interpreter (default: the grader's 3.7)")
-    parser.add_argument("--json", metavar="OUT", help="write every judged position here")
-    parser.add_argument("--replay", metavar="JSON",
-                        help="decide the positions of an earlier run's --json, not new ones")
+    parser.add_argument("--records", metavar="FILE",
+                        help="write every judged position here, a JSON line each")
+    parser.add_argument("--replay", metavar="FILE",
+                        help="decide the positions of an earlier run's --records, not new ones")
     parser.add_argument("--baseline", metavar="DIR",
                         help="another checkout whose agent decides the same positions side by "
                         "side (e.g. `git worktree add DIR COMMIT`)")
@@ -319,7 +321,7 @@ def main(argv=None):
         sys.stderr.write("handover: the grader's Python 3.7 is not installed (pyenv install 3.7)\n")
         return 2
     book = opening_book.read()
-    paths = sorted(glob.glob(RECORDED_GAMES)) if args.games is None else args.games
+    paths = sorted(glob.glob(RECORDED_GAMES)) if args.game_files is None else args.game_files
     with solver.Solver() as search:
         if args.replay:
             sampled = replayed_positions(args.replay)
@@ -331,8 +333,8 @@ def main(argv=None):
         decisions = decide(python, [position for _, position in sampled], args.jobs, progress,
                            agent_dirs)
         records = judge(search, sampled, *decisions)
-    if args.json:
-        with open(args.json, "w") as handle:
+    if args.records:
+        with open(args.records, "w") as handle:
             handle.writelines(json.dumps(record) + "\n" for record in records)
     groups = collections.defaultdict(list)
     for record in records:

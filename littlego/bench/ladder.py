@@ -53,6 +53,7 @@ import sys
 
 from go_board import MAX_PLY, WHITE
 from littlego import opponents
+from littlego.opponents import in_process
 from littlego.options import add_agent_budget, agent_env
 from littlego.paths import MY_PLAYER, REPO_ROOT, RUNS_DIR
 from littlego.progress import Progress, add_quiet_option
@@ -281,8 +282,9 @@ def main(argv=None):
             rung, games, args.agent_move_cpu), flush=True)
         with progress.stage(rung, games, "games") as stage:
             result = run_match(agent, opponent_spec(rung, args), games=games,
-                               parallel=args.parallel, move_cpu=GRADER_MOVE_CPU,
-                               move_wall=max(DEFAULT_MOVE_WALL, 4 * args.agent_move_cpu),
+                               parallel=args.parallel, limit_cpu=GRADER_MOVE_CPU,
+                               limit_wall=max(DEFAULT_MOVE_WALL, 4 * args.agent_move_cpu),
+                               builtin_players=in_process.players(),
                                seed=args.seed, out_dir=os.path.join(args.out, rung),
                                a_colour=WHITE if rung in WHITE_RUNGS else args.agent_colour,
                                progress=lambda records, total, names: stage.advance())

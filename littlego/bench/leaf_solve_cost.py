@@ -22,6 +22,7 @@ import random
 import sys
 import time
 
+import agent_settings
 from littlego.bench.solver_reach import recorded_positions
 from littlego.referee.stats import percentile
 from mcts import core
@@ -92,6 +93,7 @@ def search_rows(plies_lefts, leaf_plies, cap, count, cpu):
             started = time.process_time()
             result = core.search(GoState(position), PlayoutEvaluator(knowledge=False),
                                  random.Random(SEED + index), Budget(cpu_seconds=cpu),
+                                 exploration=agent_settings.DEFAULT_EXPLORATION,
                                  stop=StopRules(when_decided=False), leaf_solver=solver)
             total = totals[plies]
             total[0] += result.simulations

@@ -33,10 +33,13 @@ import sys
 import tempfile
 import time
 
+import agent_settings
 import course_io
 import go_board
 import opening_book
-from agent import SETTINGS_PREFIX, SOURCE_BOOK, read_decisions, tree_cpu_seconds
+from agent_settings import SETTINGS_PREFIX
+from clocks import tree_cpu_seconds
+from decision_log import SOURCE_BOOK, read_decisions
 from littlego.bench import analysis_speed, solver_reach, solver_speed
 from littlego.bench.engine_speed import playouts_per_second
 from littlego.bench.ladder import ladder_results, ladder_rows, rate_text, time_use_rows
@@ -138,10 +141,10 @@ def search_section(repeats, move_cpu):
             started_wall = time.monotonic()
             started_cpu = tree_cpu_seconds()
             _, simulations, _ = root_parallel_search(
-                GoState(position), PlayoutEvaluator(), seed=repeat,
+                GoState(position), PlayoutEvaluator(agent_settings.DEFAULT_KNOWLEDGE), seed=repeat,
                 workers=workers,
                 cpu_per_worker=move_cpu / workers, wall_seconds=3 * move_cpu,
-                stop=StopRules(when_decided=False))
+                stop=StopRules(when_decided=False), exploration=agent_settings.DEFAULT_EXPLORATION)
             walls.append(time.monotonic() - started_wall)
             used.append(tree_cpu_seconds() - started_cpu)
             rates.append(simulations / used[-1])
@@ -230,24 +233,12 @@ def book_move_cpu(python, bundle_dir, position, repeats):
     return seconds
 
 
-# The book's own share of that call: `read` (the header) and one `lookup`, timed inside a fresh
-# Python 3.7 (argv: the book file, the line of moves).
-BOOK_LOOKUP_SCRIPT = """
-import json, sys, time
-import go_board, opening_book
-position = go_board.Position()
-for text in sys.argv[2].split():
-    position = position.play(go_board.move_from_text(text))
-started = time.process_time()
-move = opening_book.read(sys.argv[1]).lookup(position)
-print(json.dumps({"cpu": time.process_time() - started, "move": move}))
-"""
-
-
 def book_lookup_cpu(python, book_path, repeats):
-    """CPU seconds of each `read` and `lookup` of the benchmark position in a fresh Python."""
+    """CPU seconds of each `read` and `lookup` of the benchmark position in a fresh Python
+    (littlego/bench/book_lookup.py)."""
     runs = [json.loads(subprocess.run(
-        [python, "-c", BOOK_LOOKUP_SCRIPT, os.path.abspath(book_path), " ".join(BOOK_BENCH_LINE)],
+        [python, "-m", "littlego.bench.book_lookup", os.path.abspath(book_path),
+         " ".join(BOOK_BENCH_LINE)],
         cwd=REPO_ROOT, stdout=subprocess.PIPE, check=True, universal_newlines=True).stdout)
         for _ in range(repeats)]
     if any(run["move"] is None for run in runs):

@@ -1,6 +1,6 @@
 """Black's slips and White's kept wins: the games of the centre rungs judged by exact proof.
 
-Usage: littlego slips LADDER [--cpu 300] [--table-bits 24] [--json OUT]
+Usage: littlego slips LADDER [--cpu 300] [--table-bits 24] [--records FILE]
 
 Start at `judge_game`. A game is replayed from the empty board while following who wins it
 under perfect play. Black's centre wins (the game is solved: docs/strength.md), so from ply 2
@@ -105,7 +105,8 @@ def main(argv=None):
     parser.add_argument("ladder", help="a `littlego ladder` output directory")
     parser.add_argument("--cpu", type=float, default=DEFAULT_CPU, help="CPU seconds per proof")
     parser.add_argument("--table-bits", type=int, default=solver.DEFAULT_TABLE_BITS)
-    parser.add_argument("--json", help="one line per game, its verdict, to this file")
+    parser.add_argument("--records", metavar="FILE",
+                        help="one JSON line per game, its verdict, to this file")
     add_quiet_option(parser)
     args = parser.parse_args(argv)
     if solver.missing("slips"):
@@ -130,8 +131,8 @@ def main(argv=None):
                                                  line_to_slip=upto)))
                     stage.advance()
             summaries.append(rung_summary(rung, verdicts, records, agent))
-    if args.json:
-        with open(args.json, "w") as handle:
+    if args.records:
+        with open(args.records, "w") as handle:
             handle.write("".join(line + "\n" for line in lines))
     print("\n".join(summary_rows(summaries)))
     return 0

@@ -19,6 +19,7 @@ import random
 import sys
 import time
 
+import clocks
 import endgame
 import go_board
 from littlego.paths import REPO_ROOT
@@ -58,7 +59,7 @@ def measure_row(plies_left, count, cap):
         solver = endgame.ExactSolver(started + cap, clock=time.process_time)
         try:
             solver.mover_wins(position)
-        except endgame.OutOfTime:
+        except clocks.OutOfTime:
             over_cap += 1
         seconds.append(min(time.process_time() - started, cap))
         nodes += solver.nodes

@@ -46,30 +46,15 @@ COMPILED_PASSES = 10
 # Runs of each side-by-side row (PyPy's rate alone varies by a third from run to run).
 RATE_RUNS = 5
 CAPTURE_RATE = 0.3
-# Runs endgame.ExactSolver on positions given as JSON on stdin; prints nodes and CPU seconds.
-PYTHON_SOLVER_SCRIPT = """
-import json, sys, time
-import endgame, go_board
-nodes = cpu = 0
-for black, white, prev_black, prev_white, to_move, ply in json.load(sys.stdin):
-    position = go_board.Position(black, white, to_move, ply, prev_black, prev_white)
-    search = endgame.ExactSolver()
-    started = time.process_time()
-    search.mover_wins(position)
-    cpu += time.process_time() - started
-    nodes += search.nodes
-print(json.dumps({"nodes": nodes, "cpu": cpu}))
-"""
-
-
 def as_fields(position):
     return [position.black, position.white, position.prev_black, position.prev_white,
             position.to_move, position.ply]
 
 
 def python_rate(python, positions):
-    """`(nodes, cpu)` of endgame.ExactSolver proving `positions` under `python`."""
-    done = subprocess.run([python, "-c", PYTHON_SOLVER_SCRIPT], cwd=REPO_ROOT,
+    """`(nodes, cpu)` of endgame.ExactSolver proving `positions` under `python`
+    (littlego/bench/python_solver_rate.py)."""
+    done = subprocess.run([python, "-m", "littlego.bench.python_solver_rate"], cwd=REPO_ROOT,
                           input=json.dumps([as_fields(p) for p in positions]),
                           stdout=subprocess.PIPE, universal_newlines=True, check=True)
     figures = json.loads(done.stdout)

@@ -3,14 +3,14 @@
 Usage: littlego driver-match [--games 100] [--agent CMD] [--opponent CMD]
                                      [--host HOST_PY] [--out DIR]
 
-Each game runs `littlego/grader/course_driver.sh` in a fresh directory (the agent is Black in odd
-games), so the files, the judge (`host.py -m k -v True`) and the order of calls are the grader's.
-The agent runs inside `littlego/grader/cpu_meter.py`, which records the CPU of its whole process
-tree (forked workers included) and its wall time. The agent's decision records (JSON lines on
-stderr, read with `agent.read_decisions`) give the source of each move, simulations and workers.
-Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour, CPU and wall per move (mean, 99th
-percentile, max), CPU per game, and simulations per searched move. A lost game's directory is kept
-under DIR for inspection.
+Each game runs `littlego/grader/course_driver.sh` in a fresh directory (the agent is Black in
+odd games), so the files, the judge (`host.py -m k -v True`) and the order of calls are the
+grader's. The agent runs inside `littlego/grader/cpu_meter.py`, which records the CPU of its
+whole process tree (forked workers included) and its wall time. The agent's decision records
+(JSON lines on stderr, read with `decision_log.read_decisions`) give the source of each move,
+simulations and workers. Prints and writes (`summary.txt`, `moves.jsonl`) wins per colour, CPU
+and wall per move (mean, 99th percentile, max), CPU per game, and simulations per searched move.
+A lost game's directory is kept under DIR for inspection.
 """
 
 import argparse
@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from agent import read_decisions
+from decision_log import read_decisions
 from littlego import opponents
 from littlego.grader import COURSE_DRIVER, meter_command
 from littlego.paths import HOST, MY_PLAYER, RUNS_DIR

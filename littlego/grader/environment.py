@@ -1,13 +1,13 @@
 """The course grader, simulated: how tests/test_submission.py and
 littlego/grader/check_submission.sh run the bundle as the grader runs it, written once.
 
-Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python 3.7
-(littlego/grader/interpreters.py; a link first on PATH, so the course driver and host.py run on it
-too; this Python, with a warning, on a machine without one), numpy and psutil cannot be imported (a
-directory first on PYTHONPATH holds modules of those names that raise ImportError), and the agent
-gets none of its settings (agent.SETTINGS_PREFIX), so no seed either. Then `wellformed_output` and
-`check_moves`: the checks on the moves littlego/grader/cpu_meter.py records (an output the referee
-accepts, on the board; CPU within the grader's limit).
+Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python
+3.7 (littlego/grader/interpreters.py; a link first on PATH, so the course driver and host.py run
+on it too; this Python, with a warning, on a machine without one), numpy and psutil cannot be
+imported (a directory first on PYTHONPATH holds modules of those names that raise ImportError),
+and the agent gets none of its settings (agent_settings.SETTINGS_PREFIX), so no seed either.
+Then `wellformed_output` and `check_moves`: the checks on the moves littlego/grader/cpu_meter.py
+records (an output the referee accepts, on the board; CPU within the grader's limit).
 
 For the shell check:
     littlego grader-env env ROOT [--python PATH]   set ROOT up; print the environment's
@@ -25,7 +25,7 @@ import statistics
 import sys
 import warnings
 
-import agent
+import agent_settings
 import course_io
 from littlego.grader.interpreters import VERSION_TEXT, grader_python
 from littlego.referee.protocol import GRADER_MOVE_CPU
@@ -58,7 +58,7 @@ def grader_env(root, interpreter=None, environ=None):
             handle.write(BLOCKER_SOURCE.format(name))
     environ = os.environ if environ is None else environ
     env = {key: value for key, value in environ.items()
-           if not key.startswith(agent.SETTINGS_PREFIX)}
+           if not key.startswith(agent_settings.SETTINGS_PREFIX)}
     env.update(PATH=bin_dir + os.pathsep + environ.get("PATH", ""), PYTHONPATH=blocked,
                PYTHONDONTWRITEBYTECODE="1")
     return env
@@ -76,7 +76,7 @@ def check_moves(moves, cpu_limit=GRADER_MOVE_CPU):
     bad = [move for move in moves if not wellformed_output(move["output"])]
     return {"moves": len(moves), "bad_outputs": len(bad), "max_cpu": cpus[-1],
             "median_cpu": statistics.median(cpus),
-            "over_default": sum(cpu > agent.DEFAULT_MOVE_CPU for cpu in cpus),
+            "over_default": sum(cpu > agent_settings.DEFAULT_MOVE_CPU for cpu in cpus),
             "passed": not bad and cpus[-1] <= cpu_limit}
 
 
@@ -95,7 +95,7 @@ def _print_moves(args):
         summary = check_moves([json.loads(line) for line in handle])
     print("our moves: {moves}, missing or malformed outputs: {bad_outputs}, CPU per move: max "
           "{max_cpu:.2f} s, median {median_cpu:.2f} s, over {default:g} s: {over_default} (the "
-          "grader's limit is {limit:g} s)".format(default=agent.DEFAULT_MOVE_CPU,
+          "grader's limit is {limit:g} s)".format(default=agent_settings.DEFAULT_MOVE_CPU,
                                                   limit=GRADER_MOVE_CPU, **summary))
     return 0 if summary["passed"] else 1
 

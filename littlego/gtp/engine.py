@@ -23,7 +23,7 @@ Kept between moves, since this is one process: the exact solver's transposition 
 entries hold for any game; it is emptied by `clear_board` or when it grows past
 MAX_KEPT_SOLVER_ENTRIES) and the game's CPU ledger. The
 MCTS tree is not kept: each move's search runs in forked workers, which leave nothing behind.
-Each genmove logs the decision (`agent.decision_record`) as one JSON line on stderr, and
+Each genmove logs the decision (`decision_log.decision_record`) as one JSON line on stderr, and
 `littlego-decision` answers it, so a GUI or our browser board can show what the agent thought.
 `lz-analyze` (Leela Zero's analysis command in every argument form KataGo documents, as Sabaki,
 Lizzie and LizGoban send it: `AnalyzeRequest`) answers `=` and then streams `info move ...`
@@ -37,7 +37,7 @@ values are proven (`maxmoves` cuts the list; `minmoves` is accepted and has noth
 The `info` blocks keep Leela Zero's fields only (GUIs parse them strictly), so a position proven
 lost with a known try (the move the agent would play: the one leaving the opponent the fewest
 winning replies) says so on stderr, which GUIs show in their console: one line (`try_note`,
-the words agent.try_details') once the analysis knows it.
+the words decision_log.try_details') once the analysis knows it.
 `kata-analyze` takes the same arguments and streams KataGo's `info` blocks (`kata_info_text`):
 winrate and prior in 0..1, and each move's score for the side to move after it, `scoreLead`
 (and `scoreMean`, its older name), the exact final margin where it is proven with `scoreStdev
@@ -59,6 +59,9 @@ import sys
 import time
 
 import agent
+import agent_settings
+import clocks
+import decision_log
 import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
@@ -276,15 +279,15 @@ class GtpEngine(object):
         spent = sum(ply.cpu for ply in self.plies if ply.before.to_move == colour)
         if len(self.solver_table) > MAX_KEPT_SOLVER_ENTRIES:
             self.solver_table.clear()
-        wall_start, start = time.monotonic(), agent.tree_cpu_seconds()
+        wall_start, start = time.monotonic(), clocks.tree_cpu_seconds()
         plan = agent.plan_move(position.ply, spent, self.settings, self.book, start,
                                cap=self.clock.move_seconds(colour, position.ply))
         decision = agent.decide(position, plan.cpu_deadline, self.game_settings, self.book,
                                 self.solver_table)
-        used = agent.tree_cpu_seconds() - start
+        used = clocks.tree_cpu_seconds() - start
         self.clock.spent(colour, time.monotonic() - wall_start)
-        self.decision = agent.decision_record(decision, position, used, plan.budget)
-        agent.log_decision(self.decision)
+        self.decision = decision_log.decision_record(decision, position, used, plan.budget)
+        decision_log.log_decision(self.decision)
         self.record(colour, decision.move, used)
         return vertex_text(decision.move)
 
@@ -490,12 +493,12 @@ def kata_info_text(report, maxmoves=None, ownership=False):
 
 def try_note(command, position, best_try):
     """The line that says what the known try `(move, opponent_wins)` of the lost `position`
-    asks of the opponent, in agent.try_details' words, for the analysis `command`."""
+    asks of the opponent, in decision_log.try_details' words, for the analysis `command`."""
     move, opponent_wins = best_try
+    details = decision_log.try_details(position, move, opponent_wins)
     return TRY_NOTE.format(command=command, ply=position.ply,
                            colour=go_board.COLOUR_NAMES[position.to_move],
-                           summary=agent.try_details(position, move, opponent_wins)["summary"],
-                           move=vertex_text(move))
+                           summary=details["summary"], move=vertex_text(move))
 
 
 class AnalysisStream(object):
@@ -504,7 +507,7 @@ class AnalysisStream(object):
     works in slices of at most ANALYSIS_SLICE_SECONDS of wall time (live.Analysis.step), and
     ends as soon as
     `waiting(seconds)` says a command has arrived. Once the analysis knows the position's try,
-    its `try_note` goes to stderr (agent.log), once."""
+    its `try_note` goes to stderr (decision_log.log), once."""
 
     def __init__(self, analysis, request):
         self.analysis = analysis
@@ -526,7 +529,7 @@ class AnalysisStream(object):
             while left > 0:
                 working = self.analysis.step(min(left, ANALYSIS_SLICE_SECONDS))
                 if self.analysis.best_try is not None and not self.told_try:
-                    agent.log(try_note(self.request.command, self.analysis.position,
+                    decision_log.log(try_note(self.request.command, self.analysis.position,
                                        self.analysis.best_try))
                     sys.stderr.flush()  # Python before 3.9 buffers a redirected stderr
                     self.told_try = True
@@ -616,9 +619,9 @@ def main(argv=None):
     """`littlego gtp`: a GTP engine on stdin and stdout."""
     argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     try:
-        settings = agent.Settings(os.environ)
+        settings = agent_settings.Settings(os.environ)
     except ValueError as error:
-        agent.log("bad LITTLEGO_* setting: {}".format(error))
+        decision_log.log("bad LITTLEGO_* setting: {}".format(error))
         return 2
     serve(GtpEngine(settings, agent.read_book(settings)))
     return 0

@@ -11,7 +11,6 @@ plays the best move of the deepest finished iteration. Around the plain negamax 
 
 import time
 
-from endgame import OutOfTime
 from go_board import BIT, FULL, MAX_PLY, PASS, dilate, group_of, points_of, popcount
 
 from .common import (INFINITY, LIBERTY_WEIGHT, POINT_VALUE, WIN_VALUE, SeededPlayer,
@@ -25,6 +24,11 @@ QUIESCENCE_PLIES = 4
 NODES_PER_CLOCK_CHECK = 64
 TABLE_LIMIT = 1 << 20  # entries; a game rarely reaches it, a long-lived player might.
 EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class IterationCutShort(Exception):
+    """The move's CPU ran out inside an iteration: the deepest finished one decides."""
+
 
 # Move ordering priorities, from most to least forcing.
 TABLE_MOVE_PRIORITY = 1 << 30
@@ -116,7 +120,7 @@ class AlphaBeta4Player(SeededPlayer):
             self.root_best = None
             try:
                 best_move, value = self.search_root(children, depth)
-            except OutOfTime:
+            except IterationCutShort:
                 # The first root move is the previous best: anything kept after it is better.
                 if self.root_best is not None:
                     best_move = self.root_best
@@ -196,7 +200,7 @@ class AlphaBeta4Player(SeededPlayer):
         self.nodes += 1
         if (self.deadline is not None and self.nodes % NODES_PER_CLOCK_CHECK == 0
                 and time.process_time() > self.deadline):
-            raise OutOfTime()
+            raise IterationCutShort()
 
     def ordered_children(self, position, table_move, shuffle=None):
         """[(move, child, captured)] for every legal move, most promising first, PASS included.

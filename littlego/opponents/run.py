@@ -21,7 +21,7 @@ import os
 import random
 import sys
 
-import agent
+import agent_settings
 import opening_book
 from course_io import InputError, read_input, write_output
 from go_board import MAX_PLY, Position, move_from_text
@@ -44,7 +44,7 @@ def move_seed(seed, ply):
 
 def main(argv=None):
     try:
-        environment_seed = agent.seed_setting(os.environ)
+        environment_seed = agent_settings.seed_setting(os.environ)
     except ValueError as error:
         sys.stderr.write("littlego opponent: {}\n".format(error))
         return INPUT_ERROR_STATUS

@@ -10,7 +10,7 @@ Where to start:
   engines as players, board drawing. `cli` holds host.py's command lines.
 The referee judges and plays; it imports nothing of the agent (agent, endgame, opening_book,
 mcts) nor littlego.gtp, littlego.solver or the analysis (tests/test_import_layers.py): the
-browser board is littlego/board, the proven results it shows littlego/analysis.
+browser board is littlego/web, the proven results it shows littlego/analysis.
 
 Judge mode (`rules`, `judge`, `display`, `cli`) needs only the standard library of Python 3.7.
 """

@@ -1,10 +1,10 @@
 """Command lines of host.py: judge mode (the course's), `match` and `play` (host.py hands
-`serve`, the browser board, to littlego/board/server.py: the referee knows nothing of the agent
-or its analysis).
+`serve`, the browser board, to littlego/web/server.py, and brings the built-in opponents: the
+referee knows nothing of the agent, its analysis or the opponents).
 
-`main(argv)` picks the mode from the first argument and returns the process exit code. Judge
-mode must run with the standard library alone on Python 3.7, so the match and play modules
-(psutil, go_board, the built-in opponents) are imported only inside their handlers.
+`main(argv, builtin_players)` picks the mode from the first argument and returns the process
+exit code. Judge mode must run with the standard library alone on Python 3.7, so the match and
+play modules (psutil among their imports) are imported only inside their handlers.
 """
 
 import argparse
@@ -92,31 +92,35 @@ def play_parser():
     return parser
 
 
-def run_match_command(args):
+def run_match_command(args, builtin_players):
     from littlego.referee.match import print_progress, run_match
     out_dir = args.out or "runs/match-" + time.strftime("%Y%m%d-%H%M%S")
     result = run_match(args.player_a, args.player_b, games=args.games,
-                       parallel=args.parallel, move_cpu=args.limit_cpu,
-                       move_wall=args.limit_wall, seed=args.seed, out_dir=out_dir,
-                       show=args.show, progress=print_progress, a_colour=args.a_colour)
+                       parallel=args.parallel, limit_cpu=args.limit_cpu,
+                       limit_wall=args.limit_wall, seed=args.seed, out_dir=out_dir,
+                       show=args.show, builtin_players=builtin_players,
+                       progress=print_progress, a_colour=args.a_colour)
     print(result.table)
     print("Games and summary written to {}".format(out_dir))
     return 0
 
 
-def run_play_command(args):
+def run_play_command(args, builtin_players):
     from littlego.referee.human import play_against
-    return play_against(args.opponent, args.colour, args.seed, args.limit_cpu, args.limit_wall)
+    return play_against(args.opponent, args.colour, args.seed, args.limit_cpu, args.limit_wall,
+                        builtin_players)
 
 
-def main(argv):
+def main(argv, builtin_players=None):
+    """host.py's modes on `argv`, the players known by name `builtin_players` (host.py passes
+    the opponents'): the exit code."""
     modes = {MATCH: (match_parser, run_match_command), PLAY: (play_parser, run_play_command)}
     if argv and argv[0] in modes:
         make_parser, run = modes[argv[0]]
         parser = make_parser()
         args = parser.parse_args(argv[1:])
         try:
-            return run(args)
+            return run(args, builtin_players)
         except ValueError as error:  # an unknown player, a missing package
             parser.error(str(error))
         except KeyboardInterrupt:

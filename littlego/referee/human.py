@@ -60,12 +60,13 @@ class HumanPlayer(Player):
             return Turn(course_io.format_output(action), 0.0, 0.0, None, None)
 
 
-def play_against(opponent_spec, colour, seed, move_cpu, move_wall):
+def play_against(opponent_spec, colour, seed, limit_cpu, limit_wall, builtin_players=None):
     """Play one game in the terminal; returns the exit code (0, also when abandoned)."""
     if seed is None:
         seed = random.SystemRandom().randrange(SEED_RANGE)
     players = {colour: HumanPlayer(),
-               rules.other(colour): make_player(opponent_spec, MoveLimits(move_cpu, move_wall))}
+               rules.other(colour): make_player(opponent_spec, MoveLimits(limit_cpu, limit_wall),
+                                                builtin_players)}
     print("You are {} against {} (seed {}).".format(COLOUR_NAMES[colour], opponent_spec, seed))
     print(draw_board(rules.empty_board()))
     directory = tempfile.mkdtemp(prefix="littlego-play-")

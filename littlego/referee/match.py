@@ -116,18 +116,19 @@ def print_progress(records, total, names):
     sys.stderr.flush()
 
 
-def run_match(player_a, player_b, games=10, parallel=1, move_cpu=GRADER_MOVE_CPU,
-              move_wall=DEFAULT_MOVE_WALL,
-              seed=0, out_dir=None, show=False, builtin_players=None, progress=None,
-              a_colour=None):
+def run_match(player_a, player_b, games=10, parallel=1, limit_cpu=GRADER_MOVE_CPU,
+              limit_wall=DEFAULT_MOVE_WALL, seed=0, out_dir=None, show=False,
+              builtin_players=None, progress=None, a_colour=None):
     """Play `games` games between two player specs (see players.make_player).
 
     Colours alternate, A Black in odd games, unless `a_colour` (BLACK or WHITE) fixes A's.
 
-    `builtin_players` replaces opponents.BUILTIN_PLAYERS; `progress(records, games, names)`
-    is called after each game. Returns a MatchResult.
+    `limit_cpu`, `limit_wall`: the referee's limits per move (a player over one loses).
+    `builtin_players`: the players known by name (make_player's; the opponents' in
+    littlego/opponents/in_process.py); `progress(records, games, names)` is called after each
+    game. Returns a MatchResult.
     """
-    limits = MoveLimits(move_cpu, move_wall)
+    limits = MoveLimits(limit_cpu, limit_wall)
     specs = (player_a, player_b)
     for spec in specs:
         make_player(spec, limits, builtin_players)  # an unknown name fails before any game

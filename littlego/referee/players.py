@@ -1,23 +1,20 @@
-"""Players a game can be played with, all behind one small interface.
+"""Players a game can be played with, all behind one small interface (protocol.py's `Player`).
 
-`make_player(spec, limits)` turns a player spec into a player:
-- a built-in name ("random", "greedy", ...): `opponents.BUILTIN_PLAYERS[name](seed)`, whose
-  `choose_move(go_board.Position)` returns a point 0..24 or go_board.PASS; run in-process;
+`make_player(spec, limits, builtin_players)` turns a player spec into a player:
 - `cmd:<shell command>`: the course protocol, a fresh process per move in the player's own
   directory, which gets input.txt and loses output.txt before each call (see proctree);
 - `gtp:<command>`: a GTP engine such as GNU Go (see gtp_player.py);
 - `gtp-vary:<command>`: the same, its moves 2 to 1 + VARY_MOVES drawn by the game's seed among
-  its own near-best choices (gtp_player.near_best), so that a deterministic engine's games differ.
-
-Every player follows the protocol of player.py (`Player`, `Turn`, `MoveLimits`).
+  its own near-best choices (gtp_player.near_best), so that a deterministic engine's games differ;
+- a built-in name ("random", "alphabeta4", ...): `builtin_players[name](name, limits)`, a
+  Player the caller brings (the opponents', littlego/opponents/in_process.py, which host.py,
+  the board and the ladder pass): the referee imports no player of its own.
 """
 
 import os
-import time
 
 import course_io
-import go_board
-from littlego.referee import judge, rules
+from littlego.referee import judge
 from littlego.referee.protocol import END_TIME, Player, Turn, time_limit_failure
 
 CMD_PREFIX = "cmd:"
@@ -25,47 +22,6 @@ GTP_PREFIX = "gtp:"
 GTP_VARY_PREFIX = "gtp-vary:"
 VARY_MOVES = 2  # Black's plies 3 and 5 (White's 4 and 6)
 LOG_SUFFIX = ".log"
-
-
-def go_board_position(game_input, ply):
-    """The go_board.Position the built-in players read: exact boards, colour and ply."""
-    def bits(board):
-        return go_board.parse_board("\n".join("".join(str(p) for p in row) for row in board))
-
-    black, white = bits(game_input.current)
-    prev_black, prev_white = bits(game_input.previous)
-    return go_board.Position(black, white, game_input.colour, ply, prev_black, prev_white)
-
-
-class BuiltinPlayer(Player):
-    """An in-process player from opponents.BUILTIN_PLAYERS; its limits are checked afterwards."""
-
-    def __init__(self, name, factory, limits):
-        Player.__init__(self, name, limits)
-        self._factory = factory
-        self._engine = None
-
-    def start_game(self, directory, colour, seed):
-        self._engine = self._factory(seed)
-
-    def move(self, game_input, ply, history):
-        position = go_board_position(game_input, ply)
-        cpu_start, wall_start = time.process_time(), time.perf_counter()
-        point = self._engine.choose_move(position)
-        cpu = time.process_time() - cpu_start
-        wall = time.perf_counter() - wall_start
-        late = time_limit_failure(self._limits, cpu, wall)
-        if late:
-            return Turn(None, cpu, wall, END_TIME, late)
-        if point == go_board.PASS:
-            return Turn(rules.PASS, cpu, wall, None, None)
-        if isinstance(point, int) and 0 <= point < go_board.NUM_POINTS:
-            return Turn(course_io.format_output(divmod(point, rules.SIZE)), cpu, wall, None, None)
-        return Turn(None, cpu, wall, judge.END_BAD_OUTPUT,
-                    "choose_move returned {!r}".format(point))
-
-    def end_game(self):
-        self._engine = None
 
 
 class CommandPlayer(Player):
@@ -103,25 +59,18 @@ class CommandPlayer(Player):
         return Turn(line, run.cpu, run.wall, None, None)
 
 
-def load_builtin_players():
-    """opponents.BUILTIN_PLAYERS, imported only when a built-in player is asked for."""
-    try:
-        from littlego.opponents import BUILTIN_PLAYERS
-    except ImportError as error:
-        raise ValueError("built-in players need the opponents package: {}".format(error))
-    return BUILTIN_PLAYERS
-
-
 def make_player(spec, limits, builtin_players=None):
-    """A player from its spec; `builtin_players` replaces opponents.BUILTIN_PLAYERS (tests)."""
+    """A player from its spec (see the module docstring); `builtin_players`: {name:
+    factory(name, limits) -> Player}, none when not given."""
     if spec.startswith(CMD_PREFIX):
         return CommandPlayer(spec, spec[len(CMD_PREFIX):], limits)
     for prefix, vary_moves in ((GTP_PREFIX, 0), (GTP_VARY_PREFIX, VARY_MOVES)):
         if spec.startswith(prefix):
             from littlego.referee.gtp_player import GtpPlayer
             return GtpPlayer(spec, spec[len(prefix):], limits, vary_moves)
-    factories = load_builtin_players() if builtin_players is None else builtin_players
-    if spec not in factories:
-        raise ValueError("unknown player {!r}: use one of {}, or cmd:COMMAND, gtp:COMMAND or "
-                         "gtp-vary:COMMAND".format(spec, ", ".join(sorted(factories))))
-    return BuiltinPlayer(spec, factories[spec], limits)
+    known = builtin_players or {}
+    if spec not in known:
+        raise ValueError("unknown player {!r}: use {}cmd:COMMAND, gtp:COMMAND or "
+                         "gtp-vary:COMMAND".format(spec, "".join(
+                             name + ", " for name in sorted(known))))
+    return known[spec](spec, limits)

@@ -29,7 +29,8 @@ import sys
 import time
 
 import go_board
-from endgame import PROVEN_LOSS, PROVEN_WIN, OutOfTime
+from clocks import OutOfTime
+from endgame import PROVEN_LOSS, PROVEN_WIN
 from go_board import BLACK, needed_diff
 from littlego.solver import build
 from littlego.solver.build import LIBRARY_PATH

@@ -30,6 +30,7 @@ import collections
 import random
 import time
 
+import agent_settings
 import go_board
 import opening_book
 from go_board import WHITE
@@ -106,7 +107,8 @@ def model_finds(after, wins):
     found = 0
     for seed in range(MODEL_SEEDS):
         result = core.search(GoState(after), PlayoutEvaluator(False), random.Random(seed),
-                             Budget(max_simulations=MODEL_SIMULATIONS))
+                             Budget(max_simulations=MODEL_SIMULATIONS),
+                             exploration=agent_settings.DEFAULT_EXPLORATION)
         found += core.best_action(result.children) in wins
     return found
 

@@ -20,8 +20,8 @@ import sys
 
 import psutil
 
+import clocks
 import course_io
-import endgame
 import go_board
 import step_storage
 from littlego import solver
@@ -82,7 +82,7 @@ def main(argv=None):
     except (ValueError, solver.Unavailable, MemoryError) as error:
         sys.stderr.write("solve: {}\n".format(error))
         return 2
-    except endgame.OutOfTime:
+    except clocks.OutOfTime:
         sys.stderr.write("solve: not proven within {} CPU seconds\n".format(args.cpu))
         return 2
     print(json.dumps(report, sort_keys=True))

@@ -18,13 +18,15 @@ import pytest
 from sgfmill import sgf
 
 import agent
+import decision_log
 import go_board
 from littlego.analysis import live, move_results
-from littlego.board import server as serve
-from littlego.board.server import AGENT_NAME, BoardSession, make_server
+from littlego.opponents import in_process
 from littlego.referee import judge, rules
 from littlego.referee.protocol import MoveLimits
 from littlego.referee.sgf import game_to_sgf, sgf_moves
+from littlego.web import server as serve
+from littlego.web.server import AGENT_NAME, BoardSession, make_server
 
 from referee_support import HOST, REPO_ROOT, STUB_PLAYERS
 
@@ -38,7 +40,8 @@ def make_session(tmp_path):
 
     def make(opponent, colour=rules.BLACK):
         session = BoardSession(opponent, LIMITS, str(tmp_path / "runs"), seed=3,
-                               builtin_players=dict(STUB_PLAYERS, kotaker=KoTaker))
+                               builtin_players=dict(STUB_PLAYERS,
+                                                    **in_process.factories({"kotaker": KoTaker})))
         sessions.append(session)
         session.new_game(colour)
         return session
@@ -173,8 +176,8 @@ def test_the_agents_decision_is_read_from_its_log(make_session, monkeypatch):
     session = make_session("cmd:{} {}".format(sys.executable, PLAYER))
     session.person_moves("2,2")
     decision = session.state()["decision"]
-    assert decision["agent"] == agent.PLAYER_NAME and decision["ply"] == 2
-    assert decision["source"] == agent.SOURCE_MCTS
+    assert decision["agent"] == decision_log.PLAYER_NAME and decision["ply"] == 2
+    assert decision["source"] == decision_log.SOURCE_MCTS
     assert decision["move"] == session.state()["last_move"]
     candidates = decision["details"]["candidates"]
     assert 1 <= len(candidates) <= agent.TOP_CANDIDATES

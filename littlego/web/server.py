@@ -4,16 +4,16 @@ Start at `main` (the command line), then `BoardSession`: one game between the pe
 and an opponent, which is any player spec of players.py (by default the agent as a GTP engine),
 played on go_board's rules so that a refused click says the rules' reason. After each of the
 opponent's moves the session reads the agent's decision record from the player's log
-(`agent.read_decisions`), which is what the page shows as "what the agent thought". A finished
-game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move by move
-(`replay`), with each move's exact value before and after it (`review_job`:
+(`decision_log.read_decisions`), which is what the page shows as "what the agent thought". A
+finished game is saved as SGF under runs/board/, and every SGF under runs/ can be replayed move
+by move (`replay`), with each move's exact value before and after it (`review_job`:
 analysis/review.py's review on a thread). On the person's turn the page asks for the proven
 results of their moves (`analysis_job`, once per position, on a thread of its own): the one
-analysis (littlego/analysis/live.py) in the page's words (move_results.answer), at once what
-the stored value table and the book prove, then the exact search's values as they come, until
-the position changes.
+analysis (littlego/analysis/live.py) in the page's words (move_results.answer), at once what the
+stored value table and the book prove, then the exact search's values as they come, until the
+position changes.
 
-`make_server` serves the page's files (board/static/) and a small JSON API:
+`make_server` serves the page's files (web/static/) and a small JSON API:
     GET  /api/state           the game: board, ply, captures, score, result, the agent's decision
     GET  /api/analysis        on the person's turn, the proven result of each of their moves,
                               their margins and, when they are lost, the best try in words
@@ -40,13 +40,14 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-import agent
 import course_io
+import decision_log
 import go_board
 import opening_book
 from littlego.analysis import live, move_results, review
 from littlego.gtp.engine import COMMAND_WORDS, score_text
-from littlego.referee import judge, rules
+from littlego.opponents import in_process
+from littlego.referee import judge
 from littlego.referee.cli import PLAYER_HELP, add_referee_limits, program
 from littlego.referee.players import LOG_SUFFIX, make_player
 from littlego.referee.protocol import MoveLimits
@@ -232,7 +233,9 @@ class BoardSession(object):
                  opponent_name=None):
         self.opponent_spec = opponent_spec
         self.opponent_name = opponent_name or opponent_spec  # on the page and in the SGF
-        self.builtin_players = builtin_players  # replaces opponents.BUILTIN_PLAYERS (tests)
+        # The players known by name: the built-in opponents unless a test brings its own.
+        self.builtin_players = in_process.players() if builtin_players is None \
+            else builtin_players
         self.limits = limits
         self.runs_dir = runs_dir
         self.seed = seed
@@ -242,7 +245,7 @@ class BoardSession(object):
         self.opponent = None
         self.analyses = {}  # Position.key() -> AnalysisJob, for every game of the session
         self.reviews = {}  # a saved game's path under runs -> ReviewJob
-        make_player(opponent_spec, limits, builtin_players)  # an unknown one fails at once
+        make_player(opponent_spec, limits, self.builtin_players)  # an unknown one fails at once
 
     def new_game(self, person_colour):
         self.end_opponent()
@@ -300,17 +303,16 @@ class BoardSession(object):
         game_input = judge.GameInput(colour, board_rows(self.previous_position()),
                                      board_rows(self.position))
         history = [(go_board.BLACK if index % 2 == 0 else go_board.WHITE,
-                    rules.PASS if move == go_board.PASS else go_board.to_coord(move))
+                    go_board.move_to_action(move))
                    for index, move in enumerate(self.moves)]
         turn = self.opponent.move(game_input, self.position.ply, history)
         self.decision = self.latest_decision()
         if turn.failure is not None:
             return self.finish(self.person, turn.failure, turn.detail)
         try:
-            move = go_board.move_from_text(
-                course_io.format_output(course_io.parse_action(turn.line)))
+            move = go_board.move_from_action(course_io.parse_action(turn.line))
             self.position = self.position.play(move)
-        except (course_io.OutputError, go_board.NotAMove, go_board.IllegalMove) as error:
+        except (course_io.OutputError, go_board.IllegalMove) as error:
             return self.finish(self.person, judge.END_ILLEGAL, str(error))
         self.moves.append(move)
         if self.position.is_over:
@@ -324,7 +326,7 @@ class BoardSession(object):
         """The agent's decision record for the move just played, or None (not our agent)."""
         try:
             with open(self.log_path, encoding="utf-8", errors="replace") as handle:
-                records = agent.read_decisions(handle.read())
+                records = decision_log.read_decisions(handle.read())
         except (IOError, OSError):
             return None
         if len(records) <= self.decisions_seen:
@@ -512,14 +514,14 @@ def make_server(session, port=DEFAULT_PORT):
     return ThreadingHTTPServer((HOST, port), handler)
 
 
-def serve(opponent_spec, colour, port, runs_dir, move_cpu, move_wall, seed, announce=print,
+def serve(opponent_spec, colour, port, runs_dir, limit_cpu, limit_wall, seed, announce=print,
           opponent_name=None):
     """Run the board until Ctrl-C or SIGTERM, then end the opponent and remove its files;
     returns the exit code."""
     def stop(signum, frame):
         raise KeyboardInterrupt()
     signal.signal(signal.SIGTERM, stop)
-    session = BoardSession(opponent_spec, MoveLimits(move_cpu, move_wall), runs_dir, seed,
+    session = BoardSession(opponent_spec, MoveLimits(limit_cpu, limit_wall), runs_dir, seed,
                            opponent_name=opponent_name)
     server = make_server(session, port)
     try:
