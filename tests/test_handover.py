@@ -124,7 +124,26 @@ def test_a_baseline_decides_the_same_positions_side_by_side(tmp_path, capsys):
                                               record["baseline"]["move"]) == ("exact", "3,1")
     for side in (record, record["baseline"]):
         assert handover.CPU_BEFORE_DECIDING <= side["cpu_to_proof"] <= side["cpu"] < side["budget"]
+        # (3,1) wins by 5.5 points, the most any move gets (tests/test_endgame.py).
+        assert (side["margin"], side["given_away"]) == (5.5, 0.0)
+    assert record["best_margin"] == 5.5
+    assert (whole["not_margin_best"], whole["points_given_away"]) == (0, 0.0)
     assert (baseline["agent"], whole["agent"]) == (REPO_ROOT, REPO_ROOT)
     assert (baseline["max_proof"], whole["max_proof"]) == (record["baseline"]["cpu_to_proof"],
                                                            record["cpu_to_proof"])
     assert baseline["decided"] == whole["decided"] == 1
+
+
+def test_the_summary_counts_what_margin_play_gave_away_and_the_cpu_to_the_proofs():
+    def record(by, thrown, given_away, cpu, cpu_to_proof):
+        return {"decided": by != "mcts", "thrown": thrown, "given_away": given_away,
+                "cpu": cpu, "budget": 4.25, "cpu_to_proof": cpu_to_proof}
+    records = [record("exact", False, 0.0, 4.2, 0.5), record("exact", False, 2.0, 4.2, 1.5),
+               record("book", False, 0.0, 0.04, 0.04), record("mcts", True, None, 4.1, None)]
+    figures = handover.summary(records)
+    assert (figures["positions"], figures["decided"], figures["left_to_search"],
+            figures["thrown"], figures["over_budget"]) == (4, 3, 1, 1, 0)
+    assert (figures["not_margin_best"], figures["points_given_away"]) == (1, 2.0)
+    # Nearest rank over the three proofs: 0.04, 0.5, 1.5.
+    assert (figures["median_proof"], figures["p99_proof"], figures["max_proof"]) == (0.5, 1.5, 1.5)
+    assert figures["max_cpu"] == 4.2

@@ -29,7 +29,9 @@ the decision, on --jobs processes. `--baseline DIR` has another checkout's agent
 positions at the same time, the processes shared between the two: before and after, side by
 side in one run. The compiled solver judges each move. Printed as JSON lines: per source and
 ply, how many positions the book, a rule or the exact search decided, how many were left to
-MCTS, how many proven wins the move threw away, the whole move's CPU (median, 95th percentile,
+MCTS, how many proven wins the move threw away, how many winning moves fell short of the
+largest margin and the points they gave away (margin play, by the compiled solver's values,
+where the exact search acts), the whole move's CPU (median, 95th percentile,
 max: margin play fills what the proof leaves) and the CPU to the proof (`cpu_to_proof`: median,
 95th and 99th percentiles, max); then the whole, the baseline's before this checkout's. Exit
 status 1 when this checkout's agent threw a win or went over a move's budget.
@@ -46,6 +48,7 @@ import subprocess
 import sys
 
 import decision_log
+import endgame
 import go_board
 import opening_book
 from go_board import BLACK, WHITE
@@ -256,41 +259,56 @@ def spread(name, values, tails):
 
 def summary(records):
     """The figures of a group of judged positions: how many were decided (by the book, a rule
-    or the exact search) or left to search, the wins thrown, the moves over budget, the whole
+    or the exact search) or left to search, the wins thrown, the moves over budget, the winning
+    moves short of the largest margin and the points they gave away (margin play), the whole
     move's CPU (margin play fills what the proof leaves) and the CPU to the proof of the decided
     ones."""
     proofs = [record["cpu_to_proof"] for record in records if record["cpu_to_proof"] is not None]
+    given_away = [record["given_away"] for record in records
+                  if not record["thrown"] and record["given_away"] is not None]
     figures = {"positions": len(records),
                "decided": sum(record["decided"] for record in records),
                "left_to_search": sum(not record["decided"] for record in records),
                "thrown": sum(record["thrown"] for record in records),
-               "over_budget": sum(record["cpu"] > record["budget"] for record in records)}
+               "over_budget": sum(record["cpu"] > record["budget"] for record in records),
+               "not_margin_best": sum(points > 0 for points in given_away),
+               "points_given_away": sum(given_away)}
     figures.update(spread("cpu", [record["cpu"] for record in records], (0.95,)))
     figures.update(spread("proof", proofs, (0.95, 0.99)))
     return figures
 
 
-def judged(search, position, decision):
-    """What one agent's `decision` of `position` was, judged by the compiled `search`."""
+def judged(search, position, decision, best_margin):
+    """What one agent's `decision` of `position` was, judged by the compiled `search`:
+    `best_margin` is the position's (points, for the mover; None where the exact search does
+    not act, too early to afford) and `given_away` what the move gave away of it."""
     move, decided_by, cpu, budget, proof_cpu = decision
     decided = decided_by in DECIDED_SOURCES
+    margin = None if best_margin is None else go_board.margin(search.value(position, move),
+                                                              position.to_move)
     return {"move": go_board.move_to_text(move), "by": decided_by, "decided": decided,
-            "thrown": not search.wins(position, move), "cpu": round(cpu, 3),
-            "budget": round(budget, 3), "cpu_to_proof": cpu_to_proof(decided, cpu, proof_cpu)}
+            "thrown": not search.wins(position, move) if margin is None else margin < 0,
+            "margin": margin, "given_away": None if margin is None else best_margin - margin,
+            "cpu": round(cpu, 3), "budget": round(budget, 3),
+            "cpu_to_proof": cpu_to_proof(decided, cpu, proof_cpu)}
 
 
 def judge(search, sampled, decisions, baseline=None):
-    """One JSON record per position: where it came from, what decided it, whether it won (and
-    the same of the baseline's decision under "baseline", when one is given)."""
+    """One JSON record per position: where it came from, its best margin for the mover, what
+    decided it, whether it won and what it gave away of the margin (and the same of the
+    baseline's decision under "baseline", when one is given)."""
     records = []
     for index, ((source, position), decision) in enumerate(zip(sampled, decisions)):
+        best_margin = go_board.margin(search.value(position), position.to_move) \
+            if go_board.plies_left(position.ply) <= endgame.EXACT_PLIES_LEFT else None
         record = {"source": source, "ply": position.ply,
                   "colour": go_board.COLOUR_NAMES[position.to_move],
                   "position": [position.black, position.white, position.prev_black,
-                               position.prev_white, position.to_move, position.ply]}
-        record.update(judged(search, position, decision))
+                               position.prev_white, position.to_move, position.ply],
+                  "best_margin": best_margin}
+        record.update(judged(search, position, decision, best_margin))
         if baseline is not None:
-            record["baseline"] = judged(search, position, baseline[index])
+            record["baseline"] = judged(search, position, baseline[index], best_margin)
         records.append(record)
     return records
 
