@@ -14,24 +14,15 @@ Every caller gets a move's budget the same way (`plan_move`: the time manager's 
 from `cpu_spent_before`): an amount of CPU and its end, `cpu_deadline`, on the process tree's
 CPU clock (clocks.py: `tree_cpu_seconds`, the clock the grader meters), which is what
 `decide` takes; the exact search's deadline is on that clock too. The result is a `Decision`
-(the move, its source, what backs it), which `decision_record` turns into the JSON line the
-callers log (`log_decision`) and tools and tests read back (`read_decisions`), never the prose
-of other messages. Whatever fails inside `choose_move`, `decide` still gives a legal move (the
-best known, else `safe_move`).
+(the move, its source, what backs it: decision_log.py, which also writes the JSON line callers
+log and tools read back). Whatever fails inside `choose_move`, `decide` still gives a legal
+move (the best known, else `safe_move`).
 
 Callers: `my_player.py` (one move per process, the course's way: its move starts with the
-process, at PROCESS_START_CPU) and `littlego/gtp/engine.py` (a GTP engine, one process per game:
-a move starts when it is asked for); both read `Settings` and the book (`read_book`) once, at
-start-up. Settings are a value nothing changes afterwards and open no file.
-
-Settings come from environment variables (see README): LITTLEGO_MOVE_CPU, LITTLEGO_GAME_CPU,
-LITTLEGO_WORKERS, LITTLEGO_SEED, LITTLEGO_EXPLORATION (UCT's constant, for tuning), and
-LITTLEGO_BOOK / LITTLEGO_SOLVER (0 turns a part off, for measuring what it is worth),
-LITTLEGO_BOOK_PLIES (the book answers through this ply only: a strong opponent that finds the
-first only-moves and then plays on its own, for the ladder's deep-* rungs) and
-LITTLEGO_KNOWLEDGE (1 turns the playout knowledge on; off by default) and
-LITTLEGO_LEAF_SOLVE_PLIES (K: the search's nodes at most K plies from the end are proven exactly,
-`mcts.go_game.LeafSolver`; 0, the default, turns it off).
+process, at clocks.PROCESS_START_CPU) and `littlego/gtp/engine.py` (a GTP engine, one process
+per game: a move starts when it is asked for); both read the settings (agent_settings.py: the
+LITTLEGO_* variables, a value nothing changes afterwards that opens no file) and the book
+(`read_book`) once, at start-up, and pass them to every move.
 Standard library only, Python 3.7: it is the grader's per-move path.
 """
 
