@@ -32,6 +32,6 @@ def test_the_side_to_move_follows_the_colour_played():
 
 
 def test_the_result_is_written_as_gtp_and_sgf_write_it():
-    assert vertices.score_text(go_board.Position()) == "W+2.5"
+    assert vertices.result_text(go_board.Position()) == "W+2.5"
     centre = go_board.Position().play(go_board.from_coord(2, 2))
-    assert vertices.score_text(centre) == "W+1.5"
+    assert vertices.result_text(centre) == "W+1.5"

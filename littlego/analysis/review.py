@@ -36,7 +36,7 @@ import go_board
 import littlego
 import opening_book
 from littlego.analysis import exact, move_results
-from littlego.analysis.vertices import score_text
+from littlego.analysis.vertices import result_text
 from littlego.referee.sgf import escape, sgf_moves, sgf_point
 
 WIN, LOSS = move_results.WIN, move_results.LOSS
@@ -218,7 +218,7 @@ def sgf_text(moves, reviewed):
                 node += "BM[{}]".format(2 if first_lost else 1)
             node += "C[{}]".format(escape(move_comment(row, first_lost)))
         nodes.append(node)
-    result = "RE[{}]".format(score_text(end)) if end.is_over else ""
+    result = "RE[{}]".format(result_text(end)) if end.is_over else ""
     root = ("FF[4]GM[1]CA[UTF-8]AP[Little-Go:{}]SZ[{}]KM[{:g}]RU[stone_scoring]{}C[{}]".format(
         littlego.__version__, go_board.SIZE, go_board.KOMI, result, escape(SGF_ROOT_COMMENT)))
     return "(;{}\n{})\n".format(root, "".join(nodes))

@@ -2,7 +2,7 @@
 littlego/gtp; KataGo's JSON analysis protocol, katago.py): GTP vertices (`vertex_text`,
 `parse_vertex`: `C3`, `pass`; columns skip the letter I, rows count from the bottom, from 1)
 the side to move as GUIs set it (`with_mover`) and a result as GTP and SGF write it
-(`score_text`).
+(`result_text`).
 Standard library only, Python 3.7 syntax, like the GTP engine.
 """
 
@@ -48,7 +48,7 @@ def with_mover(position, colour):
                              position.prev_black, position.prev_white, position.ended)
 
 
-def score_text(position):
+def result_text(position):
     """`B+0.5` or `W+2.5`: the stones-only result with komi, as GTP and SGF write it."""
     score = position.score()
     return "{}+{:g}".format("B" if score > 0 else "W", abs(score))

@@ -66,7 +66,7 @@ import go_board
 import littlego
 from go_board import BLACK, PASS, SIZE, WHITE
 from littlego.analysis import exact, live, vertices
-from littlego.analysis.vertices import (COLUMN_LETTERS, GTP_PASS, score_text, vertex_text,
+from littlego.analysis.vertices import (COLUMN_LETTERS, GTP_PASS, result_text, vertex_text,
                                         with_mover)
 from littlego.gtp import sgf_game
 from littlego.gtp.clock import Clock, ClockError
@@ -180,7 +180,7 @@ class GtpEngine(object):
             "genmove": self.genmove,
             "undo": self.undo,
             "showboard": lambda args: "\n" + self.board_text(),
-            "final_score": lambda args: score_text(self.position),
+            "final_score": lambda args: result_text(self.position),
             "final_status_list": self.final_status_list,
             "time_settings": lambda args: self.set_clock(self.clock.time_settings, args),
             "kgs-time_settings": lambda args: self.set_clock(self.clock.kgs_time_settings, args),
@@ -348,7 +348,7 @@ class GtpEngine(object):
         text = sgf_game.write_game(
             self.start, [(ply.before.to_move, ply.move) for ply in self.plies],
             "{}:{}".format(ENGINE_NAME, littlego.__version__),
-            score_text(self.position) if self.position.is_over else None)
+            result_text(self.position) if self.position.is_over else None)
         if not args:
             return text.rstrip("\n")
         try:
@@ -413,7 +413,7 @@ class GtpEngine(object):
         if self.after_end:
             state += " ({} moves after the end not played)".format(len(self.after_end))
         lines.append("{}; captured by Black {}, by White {}; score {}".format(
-            state, captured[BLACK], captured[WHITE], score_text(self.position)))
+            state, captured[BLACK], captured[WHITE], result_text(self.position)))
         return "\n".join(lines)
 
 
@@ -470,10 +470,11 @@ def info_text(report, maxmoves=None):
 
 def kata_info_text(report, maxmoves=None, ownership=False):
     """One kata-analyze line for a live.Report: an `info` block per move as `info_text` lists
-    them, winrate and prior in 0..1 for the side to move, and the move's score (live.Known.score) as `scoreMean`
-    and `scoreLead`, with `scoreStdev` 0 when it is exact, else the plies left after the move
-    (see the module docstring); with `ownership`, KataGo's `ownership` block after them: the
-    final board of the position's best line (live.ownership), for the side to move."""
+    them, winrate and prior in 0..1 for the side to move, and the move's score
+    (live.Known.score) as `scoreMean` and `scoreLead`, with `scoreStdev` 0 when it is exact,
+    else the plies left after the move (see the module docstring); with `ownership`, KataGo's
+    `ownership` block after them: the final board of the position's best line
+    (live.ownership), for the side to move."""
     prior = 1.0 / max(len(report.moves), 1)
     estimate_stdev = go_board.plies_left(report.position.ply + 1)
     blocks = []

@@ -27,8 +27,9 @@ import sys
 from sgfmill import sgf, sgf_moves
 
 import go_board
+from littlego.analysis.vertices import result_text
 from littlego.grader.interpreters import find_python
-from littlego.gtp.engine import COMMAND_WORDS, score_text
+from littlego.gtp.engine import COMMAND_WORDS
 from littlego.paths import REPO_ROOT, RUNS_DIR
 
 CONTROL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "littlego_vs_gnugo.ctl")
@@ -104,7 +105,7 @@ def summarise(path):
     return {"file": os.path.basename(path), "black": game.get_player_name("b"),
             "white": game.get_player_name("w"), "result": game.get_root().get("RE"),
             "moves": len(plays), "little_go_plies": played,
-            "little_go_result": score_text(position) if position.is_over else None,
+            "little_go_result": result_text(position) if position.is_over else None,
             "refused_ply": refused}
 
 

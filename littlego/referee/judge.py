@@ -76,11 +76,13 @@ def judge_step(game_input, action, move_number):
         game_over = move_number >= rules.MAX_MOVE
         following = GameInput(rules.other(colour), rules.copy_board(current), board)
     if game_over:
-        return Verdict(board, None, rules.winner(board), END_SCORE, score_text(board))
+        return Verdict(board, None, rules.winner(board), END_SCORE, score_detail(board))
     return Verdict(board, following, None, None, None)
 
 
-def score_text(board):
+def score_detail(board):
+    """The verdict's detail of a game that ended on `board`: the stones and the komi, in the
+    course referee's words."""
     return "Black {} - White {} + {} komi".format(
         rules.count_stones(board, rules.BLACK), rules.count_stones(board, rules.WHITE),
         rules.KOMI)

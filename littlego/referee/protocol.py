@@ -4,7 +4,8 @@ A `Player` has `start_game(directory, colour, seed)`, `move(game_input, ply, his
 and `end_game()`. A Turn carries output.txt's first line (or, when the player failed before
 writing one, the reason its colour loses) and the CPU and wall seconds the move took; the game
 loop (game.py) then judges the line exactly as judge mode would. The kinds of player live in
-players.py (built-in, per-move command, and the factory) and gtp_player.py (GTP engines).
+players.py (per-move commands, and the factory), gtp_player.py (GTP engines) and, brought by the
+programs above the referee, littlego/opponents/in_process.py (the built-in opponents).
 """
 
 import collections

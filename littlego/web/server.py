@@ -45,7 +45,8 @@ import decision_log
 import go_board
 import opening_book
 from littlego.analysis import live, move_results, review
-from littlego.gtp.engine import COMMAND_WORDS, score_text
+from littlego.analysis.vertices import result_text
+from littlego.gtp.engine import COMMAND_WORDS
 from littlego.opponents import in_process
 from littlego.referee import judge
 from littlego.referee.cli import PLAYER_HELP, add_referee_limits, program
@@ -112,7 +113,7 @@ def position_view(position, last_move, captured):
             "last_move": None if last_move is None else go_board.move_to_text(last_move),
             "captures": {"black": captured[go_board.BLACK], "white": captured[go_board.WHITE]},
             "score": {"black": black, "white": white, "komi": go_board.KOMI,
-                      "result": score_text(position)}}
+                      "result": result_text(position)}}
 
 
 class AnalysisJob(object):
@@ -336,7 +337,7 @@ class BoardSession(object):
 
     def finish_on_score(self):
         self.finish(self.position.winner(), judge.END_SCORE,
-                    judge.score_text(board_rows(self.position)))
+                    judge.score_detail(board_rows(self.position)))
 
     def finish(self, winner, reason, detail):
         names = self.names()
