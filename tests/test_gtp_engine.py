@@ -225,7 +225,7 @@ def test_the_engine_plays_the_per_move_agent_under_our_referee(monkeypatch):
     assert_a_whole_game(play_one_game(monkeypatch, "cmd:{} {}".format(sys.executable, PLAYER)))
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
 def test_the_engine_plays_gnu_go_under_our_referee(monkeypatch):
     record = play_one_game(monkeypatch, "gtp:{} --mode gtp --level 1".format(GNUGO))
     assert_a_whole_game(record)  # GNU Go may resign a lost game

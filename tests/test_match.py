@@ -347,7 +347,7 @@ def test_gtp_vertices_skip_the_letter_i():
 GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
 def test_gnu_go_plays_legal_games_under_our_referee():
     result = run_match("gtp:{} --mode gtp --level 1".format(GNUGO), "first", games=2, **FAST)
     for record in result.records:
@@ -362,7 +362,7 @@ def test_near_best_keeps_the_moves_worth_three_quarters_of_the_best():
     assert near_best([]) == []
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
 def test_gnu_go_varied_opens_at_the_centre_and_its_seeded_games_differ():
     spec = "gtp-vary:{} --mode gtp --level 1".format(GNUGO)
     result = run_match(spec, "first", games=4, a_colour=rules.BLACK, **FAST)
