@@ -281,6 +281,11 @@ def test_parallel_games_give_the_same_records_as_serial_ones():
     strip = ("cpu", "wall")
     assert [{k: v for k, v in r.items() if k not in strip} for r in serial] == \
         [{k: v for k, v in r.items() if k not in strip} for r in parallel]
+    # Four whole games in order, colours alternating, each seeded: White wins 12 - 12 on komi.
+    assert [(r["game"], r["black"], r["white"], r["plies"], r["winner"], r["seeds"])
+            for r in serial] == [
+        (game, black, white, 24, rules.WHITE, {"black": 2 * game + 1, "white": 2 * game + 2})
+        for game, (black, white) in enumerate([("first", "last"), ("last", "first")] * 2, 1)]
 
 
 def test_host_match_rejects_an_unknown_player_with_a_usage_error(tmp_path):
