@@ -187,6 +187,8 @@ def test_symmetric_images_have_the_same_value(search):
     rng = random.Random(SEED)
     position = position_before_end(rng, 7, PASS_RATE, CAPTURE_RATE)
     value = search.value(position)
+    _, half_points = endgame.ExactSolver().best_move(position)
+    assert 2 * go_board.margin(value, position.to_move) == half_points
     for symmetry in range(go_board.NUM_SYMMETRIES):
         with solver.Solver(TEST_TABLE_BITS) as fresh:
             assert fresh.value(position.transformed(symmetry)) == value
