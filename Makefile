@@ -76,8 +76,8 @@ $(GOMILL)/bin/ringmaster: $(STAMP)
 # The grader's Python 3.7 (pyenv's, found by `littlego grader-python`), on which the tests run the
 # bundle as the grader does (littlego/grader/environment.py).
 python37: $(STAMP)
-	@$(LG) grader-python >/dev/null || \
-	    $(call MISSING,the tests that run the bundle need Python 3.7: 'pyenv install 3.7')
+	@if ! $(LG) grader-python >/dev/null; then \
+	    $(call MISSING,the tests that run the bundle need Python 3.7: 'pyenv install 3.7'); fi
 
 # PyPy (Debian's pypy3), only for the solver benchmark's side-by-side figure.
 pypy:
