@@ -61,6 +61,7 @@ def test_the_compiled_solver_and_the_python_search_agree(engines, index):
     compiled, python = (analysed(position, engine) for engine in engines)
     for report in (compiled, python):
         assert report.complete and report.root.margin is not None
+        assert sorted(known.move for known in report.moves) == sorted(position.legal_moves())
         assert mover_margin_after(position, report.root.line) == report.root.margin
         for known in report.moves:
             assert known.line_exact and known.line[0] == known.move

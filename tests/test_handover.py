@@ -67,7 +67,7 @@ def test_a_small_run_decides_every_position_on_the_graders_python_and_throws_no_
     out = tmp_path / "handover.jsonl"
     python = grader_python()
     if python is None:
-        pytest.skip("the grader's Python 3.7 is not installed")
+        pytest.skip("the grader's Python 3.7 is not installed (make python37)")
     code = handover.main(["--positions", "12", "--seed", "3", "--game-files", "--python",
                           python, "--records", str(out)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

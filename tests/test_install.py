@@ -149,7 +149,7 @@ def test_the_sdist_builds_and_installs_on_the_graders_python(release, tmp_path):
     """The oldest supported Python: its setuptools (68) builds the wheel from the sdist."""
     python37 = interpreters.grader_python()
     if python37 is None:
-        pytest.skip("no Python 3.7 here (littlego grader-python)")
+        pytest.skip("the grader's Python 3.7 is not installed (make python37)")
     bin_dir = fresh_venv(tmp_path / "venv", python37)
     install(bin_dir, str(release / SDIST))
     move, log = move_of(bin_dir, tmp_path / "book", AFTER_THE_CORNER_INPUT)

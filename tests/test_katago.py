@@ -111,12 +111,17 @@ def test_every_turn_asked_is_answered_once_with_its_number_and_the_perspective_a
     assert by_turn["S"][1]["rootInfo"]["scoreLead"] == -0.5
     assert by_turn["W"][1]["rootInfo"]["winrate"] == 0.0
     assert by_turn["S"][2]["rootInfo"]["scoreLead"] == by_turn["B"][2]["rootInfo"]["scoreLead"]
-    for turn in (0, 1, 2):
+    position = go_board.Position()
+    for turn, played in zip((0, 1, 2), ("C3", "C4", None)):
         black_infos = by_turn["B"][turn]["moveInfos"]
         white_infos = by_turn["W"][turn]["moveInfos"]
+        assert sorted(info["move"] for info in black_infos) == sorted(
+            vertex_text(move) for move in position.legal_moves())
         assert [info["move"] for info in black_infos] == [info["move"] for info in white_infos]
         assert [info["scoreLead"] for info in black_infos] == [
             -info["scoreLead"] for info in white_infos]
+        if played:
+            position = position.play(katago.parse_location(played))
 
 
 def seeded_game(seed, plies):

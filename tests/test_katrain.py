@@ -127,6 +127,7 @@ def test_katrains_analysis_is_exact_at_every_move_and_its_point_loss_is_the_revi
     moves = recorded(number)
     reviewed = review.review(moves, REVIEW_CPU)
     rows = reviewed["moves"]
+    assert len(rows) == len(moves)
     assert all(row["before"]["margin"] is not None and row["after"]["margin"] is not None
                for row in rows), "the review is not exact everywhere"
     nodes = main_line(review.sgf_text(moves, reviewed))

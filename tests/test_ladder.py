@@ -1,6 +1,9 @@
 """The ladder's rungs (littlego/bench/ladder.py): names and game counts, each rung's player spec, and the
 previous release built from git."""
 
+import os
+import re
+
 import pytest
 
 from littlego.bench import ladder
@@ -27,15 +30,26 @@ def test_plain_uct_gets_the_agents_even_share_of_a_game():
     assert ladder.plain_uct_move_cpu(1.0, 24.0) == 1.0
 
 
-def test_rung_specs(tmp_path):
-    args = Args(str(tmp_path / "ladder"))
-    bare = ladder.opponent_spec("agent-bare", args)
-    assert bare.startswith("cmd:env LITTLEGO_MOVE_CPU=8.5 LITTLEGO_GAME_CPU=55.0 ")
+def check_bare_agent(spec):
+    """`spec` is the agent itself at Args' budget, the book, the exact search and the playout
+    knowledge off, on one worker."""
+    assert spec.startswith("cmd:env LITTLEGO_MOVE_CPU=8.5 LITTLEGO_GAME_CPU=55.0 ")
     for setting in ("LITTLEGO_BOOK=0", "LITTLEGO_SOLVER=0", "LITTLEGO_KNOWLEDGE=0",
                     "LITTLEGO_WORKERS=1"):
-        assert setting in bare.split()
+        assert setting in spec.split()
+    assert spec.endswith(os.sep + "my_player.py")
+
+
+def check_gnugo(spec, prefix):
+    """`spec` plays GNU Go at level 10 over GTP, under `prefix` (gtp: or gtp-vary:)."""
+    assert re.fullmatch(re.escape(prefix) + r"\S*gnugo --mode gtp --level 10", spec), spec
+
+
+def test_rung_specs(tmp_path):
+    args = Args(str(tmp_path / "ladder"))
+    check_bare_agent(ladder.opponent_spec("agent-bare", args))
     assert ladder.opponent_spec("plain-uct", args).endswith("plain-uct --opponent-move-cpu 4.583")
-    assert ladder.opponent_spec("gnugo", args).startswith("gtp:")
+    check_gnugo(ladder.opponent_spec("gnugo", args), "gtp:")
     assert ladder.opponent_spec("alphabeta4", args) == "alphabeta4"
     # The agent as White after each of Black's losing first moves, and after the centre and a
     # mistake: alphabeta4 forced there.
@@ -72,8 +86,10 @@ def test_centre_rungs_open_at_the_centre_with_the_agent_white(tmp_path):
         "-m littlego.opponents.run plain-uct --opponent-move-cpu 4.583 --first-move 2,2")
     assert ladder.opponent_spec("centre-agent-bare", args) == ladder.opponent_spec(
         "agent-bare", args)
+    check_bare_agent(ladder.opponent_spec("centre-agent-bare", args))
     assert ladder.opponent_spec("centre-gnugo", args) == "gtp-vary:" + ladder.opponent_spec(
         "gnugo", args)[len("gtp:"):]
+    check_gnugo(ladder.opponent_spec("centre-gnugo", args), "gtp-vary:")
 
 
 def test_deep_rungs_play_the_books_moves_through_ply_5_then_their_own(tmp_path):

@@ -181,6 +181,7 @@ def test_only_the_moves_asked_for_are_analysed_and_the_root_is_their_best():
     position = position_before_end(random.Random(1), 6, 0.1, 0.5)
     expected = reference_margins(position)
     chosen = [move for move in expected if expected[move] < 0][:3]
+    assert len(chosen) == 3
     analysis = Analysis(position, SETTINGS, opening_book.NO_BOOK, EMPTY_TABLE, moves=chosen,
                         estimate=False)
     report = finished(analysis)

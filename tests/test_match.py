@@ -281,6 +281,11 @@ def test_parallel_games_give_the_same_records_as_serial_ones():
     strip = ("cpu", "wall")
     assert [{k: v for k, v in r.items() if k not in strip} for r in serial] == \
         [{k: v for k, v in r.items() if k not in strip} for r in parallel]
+    # Four whole games in order, colours alternating, each seeded: White wins 12 - 12 on komi.
+    assert [(r["game"], r["black"], r["white"], r["plies"], r["winner"], r["seeds"])
+            for r in serial] == [
+        (game, black, white, 24, rules.WHITE, {"black": 2 * game + 1, "white": 2 * game + 2})
+        for game, (black, white) in enumerate([("first", "last"), ("last", "first")] * 2, 1)]
 
 
 def test_host_match_rejects_an_unknown_player_with_a_usage_error(tmp_path):
@@ -347,7 +352,7 @@ def test_gtp_vertices_skip_the_letter_i():
 GNUGO = shutil.which("gnugo", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
 def test_gnu_go_plays_legal_games_under_our_referee():
     result = run_match("gtp:{} --mode gtp --level 1".format(GNUGO), "first", games=2, **FAST)
     for record in result.records:
@@ -362,7 +367,7 @@ def test_near_best_keeps_the_moves_worth_three_quarters_of_the_best():
     assert near_best([]) == []
 
 
-@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed")
+@pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (make gnugo)")
 def test_gnu_go_varied_opens_at_the_centre_and_its_seeded_games_differ():
     spec = "gtp-vary:{} --mode gtp --level 1".format(GNUGO)
     result = run_match(spec, "first", games=4, a_colour=rules.BLACK, **FAST)

@@ -76,9 +76,20 @@ def test_solver_finds_the_only_winning_move_deep_in_the_tree():
 
 
 def test_same_seed_same_statistics():
-    first = [stats.as_tuple() for stats in run(Nim(30), 500, seed=3).children]
-    second = [stats.as_tuple() for stats in run(Nim(30), 500, seed=3).children]
-    assert first == second
+    # The search draws from the RNG it is given and from nothing else: the same seed gives the
+    # same statistics whatever the global random state, and another seed others.
+    def statistics(seed, global_seed):
+        random.seed(global_seed)
+        return [stats.as_tuple() for stats in run(Nim(30), 500, seed=seed).children]
+    saved = random.getstate()
+    try:
+        first, second, other = statistics(3, 1), statistics(3, 2), statistics(4, 1)
+    finally:
+        random.setstate(saved)
+    assert first == second != other
+    for found in (first, other):
+        assert [stats[0] for stats in found] == [1, 2]
+        assert sum(stats[1] for stats in found) == 500
 
 
 def test_merge_sums_workers_and_keeps_proofs():

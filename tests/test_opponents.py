@@ -17,6 +17,7 @@ from littlego.opponents import BUILTIN_PLAYERS, alphabeta4
 from littlego.opponents.alphabeta import BRANCHING, AlphaBetaPlayer
 from littlego.opponents.alphabeta4 import AlphaBeta4Player
 from littlego.opponents.plain_uct import PlainUctPlayer, black_wins_playout
+from littlego.opponents.run import move_seed
 from littlego.opponents.simple import AggressivePlayer, GreedyPlayer, RandomPlayer
 
 SEEDS = range(5)
@@ -104,16 +105,25 @@ def after_white_placed(board, ply, row, col):
 def test_registry_names_and_seeded_replay():
     assert sorted(BUILTIN_PLAYERS) == ["aggressive", "alphabeta", "alphabeta4", "greedy",
                                        "plain-uct", "random"]
-    for name in ("random", "greedy", "aggressive", "alphabeta"):
-        games = []
-        for _ in range(2):
-            black, white = BUILTIN_PLAYERS[name](7), BUILTIN_PLAYERS[name](8)
-            position, moves = Position(), []
-            while not position.is_over:
-                moves.append((black if position.to_move == BLACK else white).choose_move(position))
-                position = position.play(moves[-1])
-            games.append(moves)
-        assert games[0] == games[1], name
+    # The players draw from their seeds and from nothing else: the same seeds give the same
+    # game whatever the global random state, other seeds another game.
+    def game(name, seeds, global_seed):
+        random.seed(global_seed)
+        black, white = (BUILTIN_PLAYERS[name](seed) for seed in seeds)
+        position, moves = Position(), []
+        while not position.is_over:
+            moves.append((black if position.to_move == BLACK else white).choose_move(position))
+            position = position.play(moves[-1])
+        return moves
+    saved = random.getstate()
+    try:
+        for name in ("random", "greedy", "aggressive", "alphabeta"):
+            first, again, other = game(name, (7, 8), 1), game(name, (7, 8), 2), \
+                game(name, (9, 10), 1)
+            assert first == again != other, name
+            assert len(first) == len(other) == MAX_PLY, name
+    finally:
+        random.setstate(saved)
 
 
 def test_random_plays_only_legal_placements():
@@ -255,10 +265,11 @@ def test_plain_uct_playouts_end_the_game_and_replay_from_a_seed():
     position = Position.from_text(NO_PLACEMENT, WHITE, 20)
     assert black_wins_playout(position, random.Random(0)) is True
     start = Position().play(from_coord(2, 2))
-    results = [[black_wins_playout(start, random.Random(seed)) for seed in range(40)]
-               for _ in range(2)]
-    assert results[0] == results[1]
-    assert 0 < sum(results[0]) < 40  # uniform play from ply 2 is no sure thing for either side
+    # A playout depends on its seed alone: the seeds in the other order give the same results.
+    results = [black_wins_playout(start, random.Random(seed)) for seed in range(40)]
+    backwards = [black_wins_playout(start, random.Random(seed)) for seed in reversed(range(40))]
+    assert backwards[::-1] == results
+    assert 0 < sum(results) < 40  # uniform play from ply 2 is no sure thing for either side
 
 
 def run_program(directory, input_text, *arguments):
@@ -324,7 +335,8 @@ def test_run_py_mistake_throws_blacks_win_away_at_ply_3_only(tmp_path):
         result = run_program(str(tmp_path / name), empty, "greedy", "--seed", "1", *extra)
         assert result.returncode == 0, result.stderr
     assert (tmp_path / "plain" / "output.txt").read_bytes() == \
-        (tmp_path / "mistaken" / "output.txt").read_bytes()
+        (tmp_path / "mistaken" / "output.txt").read_bytes() == \
+        go_board.move_to_text(GreedyPlayer(move_seed(1, 1)).choose_move(Position())).encode()
 
 
 def test_run_py_plays_the_books_winning_moves_through_the_given_ply_only(tmp_path):

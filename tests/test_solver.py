@@ -188,6 +188,8 @@ def test_symmetric_images_have_the_same_value(search):
     rng = random.Random(SEED)
     position = position_before_end(rng, 7, PASS_RATE, CAPTURE_RATE)
     value = search.value(position)
+    _, half_points = endgame.ExactSolver().best_move(position)
+    assert 2 * go_board.margin(value, position.to_move) == half_points
     for symmetry in range(go_board.NUM_SYMMETRIES):
         with solver.Solver(TEST_TABLE_BITS) as fresh:
             assert fresh.value(position.transformed(symmetry)) == value
@@ -307,13 +309,14 @@ def test_value_questions_take_their_own_order_and_keys_and_win_loss_questions_do
     assert nodes == {"value": 126898, "wins": 60651, "move_values": 615184}
 
 
-def test_a_kept_table_answers_again_for_less(search):
+def test_a_kept_table_answers_again_for_less():
     rng = random.Random(SEED + 1)
     position = position_before_end(rng, 9, PASS_RATE, CAPTURE_RATE)
+    expected = endgame.ExactSolver().mover_wins(position)
     with solver.Solver(TEST_TABLE_BITS) as fresh:
-        first = fresh.wins(position)
+        assert fresh.wins(position) is expected
         nodes = fresh.nodes
-        assert fresh.wins(position) == first
+        assert fresh.wins(position) is expected
         assert fresh.nodes - nodes < nodes
 
 
@@ -653,15 +656,20 @@ def write_input(tmp_path, position):
     return str(path)
 
 
+def python_results(position):
+    """{move text: "win" or "loss"} for the mover, by the Python solver: `solve`'s "moves"."""
+    python = endgame.ExactSolver()
+    return {go_board.move_to_text(move): "win" if python.move_wins(position, child) else "loss"
+            for move, child in python.root_moves(position)}
+
+
 def test_solve_prints_every_move_and_the_margin(tmp_path, capsys):
     rng = random.Random(SEED + 2)
     position = position_before_end(rng, 5, 0.0, CAPTURE_RATE)
     path = write_input(tmp_path, position)
     assert solve.main([path, "--ply", str(position.ply), "--margins", "--table-bits", "16"]) == 0
     report = json.loads(capsys.readouterr().out)
-    python = endgame.ExactSolver()
-    expected = {go_board.move_to_text(move): "win" if python.move_wins(position, child) else "loss"
-                for move, child in python.root_moves(position)}
+    expected = python_results(position)
     assert report["moves"] == expected
     assert report["result"] == ("win" if "win" in expected.values() else "loss")
     _, half_points = endgame.ExactSolver().best_move(position)
@@ -681,7 +689,10 @@ def test_solve_sizes_its_table_unless_told(tmp_path, capsys, monkeypatch):
     assert solve.main([path, "--ply", str(position.ply), "--table-bits", "20"]) == 0
     told = json.loads(capsys.readouterr().out)
     assert sizes == [solver.SIZED_TABLE_BITS[0], 20]
-    assert sized["moves"] == told["moves"] and sized["result"] == told["result"]
+    expected = python_results(position)
+    for report in (sized, told):
+        assert report["moves"] == expected
+        assert report["result"] == ("win" if "win" in expected.values() else "loss")
 
 
 def test_solve_infers_the_ply_from_the_stones_and_reports_it(tmp_path, capsys):

@@ -7,7 +7,10 @@ Python solver proves winning, give the same answers on every run, and the builde
 the same bytes twice, resume from its saved jobs, and refuse nothing it built.
 """
 
+import concurrent.futures
+import itertools
 import json
+import multiprocessing
 import random
 
 import pytest
@@ -86,7 +89,21 @@ def test_every_answer_of_a_walk_is_a_win_for_the_python_solver(seed):
 
 def test_a_walk_gives_the_same_answers_every_time():
     plan = small_strategy(SEED)
-    assert walked(plan) == walked(plan)
+    here = walked(plan)
+    # One answer for every position of the strategy (book_positions follows it by the rules
+    # alone), no more.
+    assert set(here) == {opening_book.position_key(position)[0]
+                         for position in book_positions(plan, here)}
+    assert len(here) == 58
+    # The builder's job runner in a fresh interpreter (spawned: its own load of the library, its
+    # own addresses) gives the same answers.
+    spawned = {}
+    with concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for answers, _ in pool.map(strategy.run_job, strategy.jobs(plan),
+                                   itertools.repeat(TABLE_BITS)):
+            spawned.update(answers)
+    assert spawned == here
 
 
 def test_a_position_the_winner_loses_breaks_the_walk():
@@ -212,15 +229,11 @@ def build(tmp_path, *extra):
     return out.read_bytes()
 
 
-def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_plans, capsys):
-    count = job_count(small_plans)
-    first = build(tmp_path)
-    assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
-    assert build(tmp_path, "--fresh") == first
-    assert build(tmp_path) == first
-    assert "{} saved, 0 to run".format(count) in capsys.readouterr().out
+def check_built_book(tmp_path, plans):
+    """The book `build(tmp_path)` wrote answers every position of `plans` with a move the Python
+    solver proves winning, and the empty board with the centre."""
     book = opening_book.read(str(tmp_path / "book.txt"))
-    for plan in small_plans:
+    for plan in plans:
         for position in book_positions(plan, walked(plan)):
             move = book.lookup(position)
             python = endgame.ExactSolver()
@@ -228,10 +241,21 @@ def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_pla
     assert book.lookup(Position()) == strategy.CENTRE
 
 
+def test_the_builder_writes_the_same_bytes_twice_and_resumes(tmp_path, small_plans, capsys):
+    count = job_count(small_plans)
+    first = build(tmp_path)
+    assert "{} jobs, 0 saved, {} to run".format(count, count) in capsys.readouterr().out
+    check_built_book(tmp_path, small_plans)
+    assert build(tmp_path, "--fresh") == first
+    assert build(tmp_path) == first
+    assert "{} saved, 0 to run".format(count) in capsys.readouterr().out
+
+
 def test_jobs_saved_by_another_version_of_the_solver_are_not_reused(tmp_path, small_plans,
                                                                     monkeypatch, capsys):
     count = job_count(small_plans)
     first = build(tmp_path)
+    check_built_book(tmp_path, small_plans)
     monkeypatch.setattr(solver, "source_digest", lambda: "another")
     capsys.readouterr()
     assert build(tmp_path) == first
@@ -283,4 +307,5 @@ def test_the_builder_on_a_local_ray_instance_writes_the_same_bytes(tmp_path, sma
     # `make test-ray`: needs Ray (`make install-cluster`).
     pytest.importorskip("ray")
     local = build(tmp_path / "local")
+    check_built_book(tmp_path / "local", small_plans)
     assert build(tmp_path / "ray", "--ray", "local") == local

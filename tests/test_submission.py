@@ -109,12 +109,21 @@ def test_bundle_embeds_every_module_the_agent_loads():
     assert loaded <= set(modules)
 
 
-def test_build_is_deterministic(tmp_path):
-    first, second = tmp_path / "first", tmp_path / "second"
-    bundle.build(REPO_ROOT, str(first))
-    bundle.build(REPO_ROOT, str(second))
-    for name in os.listdir(str(first)):
-        assert (first / name).read_bytes() == (second / name).read_bytes()
+def test_build_is_deterministic(tmp_path, bundle_dir):
+    # Built again by two fresh interpreters with other string hashes (another order for any
+    # set of names), the same two files, byte for byte, as the bundle built here.
+    names = sorted(os.listdir(str(bundle_dir)))
+    assert names == ["my_player3.py", "opening_book.txt"]
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        done = subprocess.run([sys.executable, "-m", "littlego", "submission", "--out", str(out)],
+                              cwd=str(tmp_path), env=dict(os.environ, PYTHONHASHSEED=hash_seed),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert sorted(os.listdir(str(out))) == names
+        for name in names:
+            assert (out / name).read_bytes() == (bundle_dir / name).read_bytes(), name
 
 
 def test_out_directory_is_replaced_only_when_it_holds_a_bundle(tmp_path):
@@ -264,7 +273,7 @@ def test_the_graders_python_builds_the_same_bytes(tmp_path, bundle_dir, grader_e
     version = subprocess.run(["python3", "-c", "import sys; print(sys.version_info[:2])"], env=env,
                              stdout=subprocess.PIPE, universal_newlines=True, check=True)
     if version.stdout != "(3, 7)\n":
-        pytest.skip("no Python 3.7 on this machine (littlego grader-python)")
+        pytest.skip("the grader's Python 3.7 is not installed (make python37)")
     out = tmp_path / "built-on-3.7"
     done = subprocess.run(["python3", "-m", "littlego", "submission", "--out", str(out)],
                           cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,

@@ -89,6 +89,7 @@ def test_a_refused_move_says_the_rules_reason_and_changes_nothing(make_session, 
     session = make_session("last")
     session.person_moves("2,2")
     before = session.state()
+    assert (before["ply"], before["last_move"], before["message"]) == (3, "4,4", None)
     session.person_moves(move)
     after = session.state()
     assert after["message"] == message

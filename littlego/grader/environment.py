@@ -1,17 +1,19 @@
 """The course grader, simulated: how tests/test_submission.py and
 littlego/grader/check_submission.sh run the bundle as the grader runs it, written once.
 
-Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python
-3.7 (littlego/grader/interpreters.py; a link first on PATH, so the course driver and host.py run
-on it too; this Python, with a warning, on a machine without one), numpy and psutil cannot be
-imported (a directory first on PYTHONPATH holds modules of those names that raise ImportError),
-and the agent gets none of its settings (agent_settings.SETTINGS_PREFIX), so no seed either.
-Then `wellformed_output` and `check_moves`: the checks on the moves littlego/grader/cpu_meter.py
-records (an output the referee accepts, on the board; CPU within the grader's limit).
+Start at `grader_env`: the environment of a graded run. `python3` there is the grader's Python 3.7
+(littlego/grader/interpreters.py; a link first on PATH, so the course driver and host.py run on it
+too; on a machine without one, this Python with a warning, or under CI GraderPythonMissing), numpy
+and psutil cannot be imported (a directory first on PYTHONPATH holds modules of those names that
+raise ImportError), and the agent gets none of its settings (agent_settings.SETTINGS_PREFIX), so
+no seed either. Then `wellformed_output` and `check_moves`: the checks on the moves
+littlego/grader/cpu_meter.py records (an output the referee accepts, on the board; CPU within the
+grader's limit).
 
 For the shell check:
     littlego grader-env env ROOT [--python PATH]   set ROOT up; print the environment's
-                                                   changes as `export`/`unset` lines
+                                                   changes as `export`/`unset` lines (exit 1
+                                                   under CI without Python 3.7)
     littlego grader-env moves LOG                  summarise LOG's metered moves; exit 1
                                                    on a bad output or a move over the limit
 """
@@ -27,7 +29,7 @@ import warnings
 
 import agent_settings
 import course_io
-from littlego.grader.interpreters import VERSION_TEXT, grader_python
+from littlego.grader.interpreters import CI_VARIABLE, VERSION_TEXT, grader_python, under_ci
 from littlego.referee.protocol import GRADER_MOVE_CPU
 
 BLOCKED_MODULES = ("numpy", "psutil")
@@ -37,13 +39,24 @@ WELLFORMED_OUTPUT = re.compile(r"({}|[0-{}],[0-{}])\Z".format(course_io.PASS_TEX
                                                               LAST_INDEX))
 
 
+class GraderPythonMissing(Exception):
+    """Under CI, no Python 3.7 to run the bundle on: a check on another Python proves nothing
+    about the grader's."""
+
+
 def grader_env(root, interpreter=None, environ=None):
     """The environment of a graded run, its `bin` and `blocked` folders made in `root`.
 
     `interpreter` overrides the grader's Python; `environ` is the environment to start from
-    (default os.environ).
+    (default os.environ). Without an interpreter and without Python 3.7 on this machine: this
+    Python with a warning, or under CI (interpreters.under_ci) GraderPythonMissing.
     """
+    environ = os.environ if environ is None else environ
     interpreter = interpreter or grader_python()
+    if interpreter is None and under_ci(environ):
+        raise GraderPythonMissing(
+            "Python {} not found (pyenv or PATH), and {}={} makes it required: pyenv install "
+            "{}".format(VERSION_TEXT, CI_VARIABLE, environ[CI_VARIABLE], VERSION_TEXT))
     if interpreter is None:
         interpreter = os.path.realpath(sys.executable)
         warnings.warn("Python {} not found: the bundle runs on {} {}.{} instead".format(
@@ -56,7 +69,6 @@ def grader_env(root, interpreter=None, environ=None):
     for name in BLOCKED_MODULES:
         with open(os.path.join(blocked, name + ".py"), "w") as handle:
             handle.write(BLOCKER_SOURCE.format(name))
-    environ = os.environ if environ is None else environ
     env = {key: value for key, value in environ.items()
            if not key.startswith(agent_settings.SETTINGS_PREFIX)}
     env.update(PATH=bin_dir + os.pathsep + environ.get("PATH", ""), PYTHONPATH=blocked,
@@ -81,7 +93,11 @@ def check_moves(moves, cpu_limit=GRADER_MOVE_CPU):
 
 
 def _print_env(args):
-    env = grader_env(args.root, args.python)
+    try:
+        env = grader_env(args.root, args.python)
+    except GraderPythonMissing as missing:
+        sys.stderr.write("littlego grader-env: {}\n".format(missing))
+        return 1
     for key in sorted(set(os.environ) - set(env)):
         print("unset {}".format(key))
     for key in sorted(env):

@@ -1,6 +1,6 @@
 """The grader's interpreter: the real Python 3.7 executable on this machine, one home for finding
 it (and any other pyenv Python a tool needs: 2.7 for gomill's ringmaster, see
-littlego/gtp/ringmaster.py).
+littlego/gtp/ringmaster.py), and for whether this run may go on without it (`under_ci`).
 
 Start at `grader_python` (or `find_python`). The course grader runs Python 3.7 ("the highest
 version offered is Python 3.7.5", docs/rules.md); tools and tests that must run the agent as
@@ -8,6 +8,12 @@ the grader does find it here: pyenv's newest 3.7 (`pyenv versions --bare`, `pyen
 `python3.7` on PATH, resolved to the real executable (a version manager's shim would add its own
 CPU to every metered move). `littlego grader-python [--version X.Y]` prints its path, or
 exits 1 when there is none.
+
+Under CI (`under_ci`: CI_VARIABLE set, as `.ci/run` sets it) the tools the checks need are
+required: the Makefile's `gnugo`, `gomill` and `python37` targets fail when they cannot
+provide theirs, tests/conftest.py turns every skipped test into an error, and the grader's
+environment refuses to run the bundle on another Python (littlego/grader/environment.py).
+Elsewhere a missing tool is a line saying how to install it and a skip that gives its reason.
 """
 
 import argparse
@@ -23,6 +29,10 @@ def _version_text(version):
 
 GRADER_VERSION = (3, 7)
 VERSION_TEXT = _version_text(GRADER_VERSION)
+# The switch of CI's strictness: the name hosted CI services set, and `.ci/run` too. The Makefile
+# reads the same variable with the same values off (UNDER_CI there).
+CI_VARIABLE = "CI"
+CI_OFF_VALUES = ("", "0", "false")
 
 
 def _probe(version):
@@ -66,6 +76,13 @@ def find_python(version):
 def grader_python():
     """The real Python 3.7 executable, or None when this machine has none."""
     return find_python(GRADER_VERSION)
+
+
+def under_ci(environ=None):
+    """Whether this is CI's run, where a missing tool is an error: CI_VARIABLE is set in
+    `environ` (default os.environ) to anything but one of CI_OFF_VALUES."""
+    environ = os.environ if environ is None else environ
+    return environ.get(CI_VARIABLE, "") not in CI_OFF_VALUES
 
 
 def main(argv=None):
