@@ -27,4 +27,4 @@ of it.
 
 # The package's version, its one home: pyproject.toml reads it from here (setuptools' `attr:`),
 # `littlego --version` and GTP `version` print it.
-__version__ = "0.4.0"
+__version__ = "1.0.0"
