@@ -208,7 +208,10 @@ def test_a_killed_engine_is_noticed_and_a_restarted_one_answers(engines):
 def test_a_shutdown_leaves_no_engine_behind(engines):
     engine = engines()
     process = psutil.Process(engine.katago_process.pid)
-    assert process.cmdline()[-1] == "analysis"  # exec: the engine itself, not a shell
+    # exec: the shell KaTrain starts becomes the engine itself (its command line then ends in
+    # "analysis"); read before the exec, the pid's command line is still the shell's.
+    wait_until(lambda: process.cmdline()[-1] == "analysis", 10,
+               "the shell KaTrain started did not exec the engine")
     node = ply_five()
     node.analyze(engine)  # busy when KaTrain goes
     time.sleep(1.0)
