@@ -206,8 +206,9 @@ class ExactSolver(object):
 
     # ---- the win/loss question ------------------------------------------------------------
 
-    def wins(self, own, opp, ko_own, ko_opp, diff, passed, plies_left, key):
-        """True when the mover of this node wins under perfect play; `key` is its node_key."""
+    def wins(self, own, opp, ko_own, ko_opp, diff, passed, plies_left, key, bounds_known=False):
+        """True when the mover of this node wins under perfect play; `key` is its node_key.
+        `bounds_known`: the parent's `_unbounded` already found the bounds undecided here."""
         needed = NEEDED_DIFF[plies_left & 1]
         if passed and diff >= needed:
             return True  # passing ends the game, won
@@ -216,9 +217,10 @@ class ExactSolver(object):
             if not plies_left:
                 return diff >= needed  # only a root's child gets here
             return self._last_ply_wins(own, opp, ko_own, ko_opp, needed - diff)
-        known = bounded(own, opp, diff, plies_left, needed)
-        if known is not None:
-            return known
+        if not bounds_known:
+            known = bounded(own, opp, diff, plies_left, needed)
+            if known is not None:
+                return known
         if plies_left == 2:
             return self._two_plies_wins(own, opp, ko_own, ko_opp, diff, passed)
         proven = self.proven
@@ -227,7 +229,8 @@ class ExactSolver(object):
             return known
         moves = self.children(own, opp, ko_own, ko_opp, plies_left)
         child_plies = plies_left - 1
-        if child_plies <= BOUNDS_MAX_PLIES:
+        bounds_checked = child_plies <= BOUNDS_MAX_PLIES
+        if bounds_checked:
             moves = self._unbounded(moves, diff, child_plies)
             if moves is None:  # a child the bounds show lost for its mover
                 proven[key] = True
@@ -241,7 +244,7 @@ class ExactSolver(object):
             point, child_own, child_opp, child_ko_own, child_ko_opp, gain, child_key = \
                 moves[tried]
             if not self.wins(child_own, child_opp, child_ko_own, child_ko_opp, -diff - gain,
-                             False, child_plies, child_key):
+                             False, child_plies, child_key, bounds_checked):
                 self._refuted_by(point, plies_left)
                 proven[key] = True
                 return True
