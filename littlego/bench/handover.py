@@ -86,17 +86,6 @@ DECIDED_SOURCES = (decision_log.SOURCE_BOOK, decision_log.SOURCE_EXACT,
                    decision_log.SOURCE_NO_PLACEMENT)
 
 
-def winning_replies(search, position, enough):
-    """How many of the mover's moves win `position`, counted up to `enough`."""
-    count = 0
-    for move in position.legal_moves():
-        if search.wins(position, move):
-            count += 1
-            if count >= enough:
-                break
-    return count
-
-
 def adversary_move(search, position, rng):
     """The loser's move leaving the winner the fewest winning replies (ties drawn by `rng`);
     a move after which the winner has none (a slip of the winner's search cannot be) is
@@ -104,7 +93,7 @@ def adversary_move(search, position, rng):
     best, fewest = [], go_board.NUM_POINTS + 2
     for move in position.legal_moves():
         after = position.play(move)
-        count = 0 if after.is_over else winning_replies(search, after, fewest + 1)
+        count = 0 if after.is_over else len(repertoire.winning_replies(search, after, fewest + 1))
         if count < fewest:
             best, fewest = [move], count
         elif count == fewest:
